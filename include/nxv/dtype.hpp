@@ -1,0 +1,50 @@
+// Element types and the promotion rules between them (as in Nx/JAX).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace nxv {
+
+// The order is the order of `all_dtypes`; it is not a promotion order (see promote()).
+enum class DType : std::uint8_t { pred, u8, s32, s64, f32, f64 };
+inline constexpr int kNumDTypes = 6;
+inline constexpr DType all_dtypes[kNumDTypes] = {DType::pred, DType::u8,  DType::s32,
+                                                 DType::s64,  DType::f32, DType::f64};
+
+enum class DTypeKind : std::uint8_t { boolean, unsigned_int, signed_int, floating };
+
+// Everything the library knows about a dtype lives in this one row, so that f16/bf16 are one row each
+// (plus their conversions) rather than a change to every op.
+struct DTypeInfo {
+  std::string_view name;
+  std::uint8_t bytes;
+  DTypeKind kind;
+  std::uint8_t bits;  // value bits, used for promotion: the wider wins within a kind
+};
+
+const DTypeInfo& info(DType t);
+inline std::string_view name(DType t) { return info(t).name; }
+inline std::size_t size_of(DType t) { return info(t).bytes; }
+inline bool is_float(DType t) { return info(t).kind == DTypeKind::floating; }
+inline bool is_integer(DType t) {  // pred is not an integer type
+  return info(t).kind == DTypeKind::signed_int || info(t).kind == DTypeKind::unsigned_int;
+}
+DType dtype_from_name(std::string_view name);  // throws nxv::Error on an unknown name
+
+// The dtype two tensors are promoted to: a float beats an integer, the wider beats the narrower,
+// a signed type wide enough to hold an unsigned one beats it; pred loses to everything.
+DType promote(DType a, DType b);
+// The smallest float type that holds `t` (integers and pred become f32).
+DType float_type(DType t);
+
+template <class T> struct dtype_of;
+template <> struct dtype_of<bool> { static constexpr DType value = DType::pred; };
+template <> struct dtype_of<std::uint8_t> { static constexpr DType value = DType::u8; };
+template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType::s32; };
+template <> struct dtype_of<std::int64_t> { static constexpr DType value = DType::s64; };
+template <> struct dtype_of<float> { static constexpr DType value = DType::f32; };
+template <> struct dtype_of<double> { static constexpr DType value = DType::f64; };
+template <class T> inline constexpr DType dtype_of_v = dtype_of<T>::value;
+
+}  // namespace nxv

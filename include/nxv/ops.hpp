@@ -1,0 +1,192 @@
+// The op set of nx_vulkan: creation, elementwise, reductions, movement and dot, following Nx's semantics.
+// Every function validates its arguments and throws nxv::Error naming the op, what it got and what it expected.
+// Binary ops promote dtypes (nxv::promote) and broadcast shapes by NumPy's rules; a C++ number on either side
+// is a weak scalar that takes the tensor's dtype.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <vector>
+
+#include "nxv/backend.hpp"
+#include "nxv/tensor.hpp"
+
+namespace nxv {
+
+// A C++ number used as an operand: weakly typed (x * 2.0 keeps an f32 x f32; an integer literal keeps an
+// integer tensor's dtype; a float literal with an integer tensor gives f32).
+struct Scalar {
+  double value;
+  bool is_float;
+  Scalar(double v) : value(v), is_float(true) {}
+  Scalar(float v) : value(v), is_float(true) {}
+  Scalar(int v) : value(v), is_float(false) {}
+  Scalar(long v) : value(static_cast<double>(v)), is_float(false) {}
+  Scalar(long long v) : value(static_cast<double>(v)), is_float(false) {}
+};
+
+// ---- creation -------------------------------------------------------------------------------------------
+Tensor from_bytes(std::span<const std::byte> bytes, const TensorType& type, Backend& backend = default_backend());
+template <class T>
+Tensor from_data(std::span<const T> data, const Shape& shape, Backend& backend = default_backend());
+template <class T>
+Tensor tensor(std::initializer_list<T> data, const Shape& shape, Backend& backend = default_backend()) {
+  return from_data<T>(std::span<const T>(data.begin(), data.size()), shape, backend);
+}
+template <class T>
+Tensor tensor(const std::vector<T>& data, const Shape& shape, Backend& backend = default_backend()) {
+  if constexpr (std::is_same_v<T, bool>) {
+    std::vector<std::uint8_t> bytes(data.begin(), data.end());
+    return from_bytes(std::as_bytes(std::span<const std::uint8_t>(bytes)), {shape, DType::pred}, backend);
+  } else {
+    return from_data<T>(std::span<const T>(data), shape, backend);
+  }
+}
+// A rank-0 tensor of `dtype` holding `value` (converted as by as_type).
+Tensor scalar(double value, DType dtype = DType::f32, Backend& backend = default_backend());
+// A weak rank-0 tensor: its dtype (f32 or s64 here) adapts to the tensor it meets in a binary op.
+Tensor weak_scalar(Scalar value, Backend& backend = default_backend());
+
+Tensor full(const Shape& shape, double value, DType dtype = DType::f32, Backend& backend = default_backend());
+Tensor zeros(const Shape& shape, DType dtype = DType::f32, Backend& backend = default_backend());
+Tensor ones(const Shape& shape, DType dtype = DType::f32, Backend& backend = default_backend());
+// Counts 0, 1, 2, ... along `axis`, constant along the others.
+Tensor iota(const Shape& shape, int axis = 0, DType dtype = DType::s64, Backend& backend = default_backend());
+// An n×m identity matrix (m = n by default).
+Tensor eye(std::int64_t n, std::int64_t m = -1, DType dtype = DType::f32, Backend& backend = default_backend());
+
+// ---- counter-based random numbers (Philox-4x32-10) ---------------------------------------------------------
+// Values depend only on (key, shape, dtype) and are bit-identical on every backend.
+struct Key {
+  std::uint32_t k0 = 0, k1 = 0;
+  friend bool operator==(const Key&, const Key&) = default;
+};
+Key key(std::uint64_t seed);
+// Two independent keys derived from `k` (a Philox block of k at a reserved counter).
+std::array<Key, 2> split(Key k);
+// Uniform in [low, high) (floats only).
+Tensor uniform(Key k, const Shape& shape, DType dtype = DType::f32, double low = 0.0, double high = 1.0,
+               Backend& backend = default_backend());
+// Normal with the given mean and standard deviation (Box–Muller, floats only).
+Tensor normal(Key k, const Shape& shape, DType dtype = DType::f32, double mean = 0.0, double stddev = 1.0,
+              Backend& backend = default_backend());
+
+// ---- elementwise -----------------------------------------------------------------------------------------
+#define NXV_DECLARE_BINARY(fn)                   \
+  Tensor fn(const Tensor& a, const Tensor& b); \
+  Tensor fn(const Tensor& a, Scalar b);        \
+  Tensor fn(Scalar a, const Tensor& b);
+NXV_DECLARE_BINARY(add)
+NXV_DECLARE_BINARY(subtract)
+NXV_DECLARE_BINARY(multiply)
+NXV_DECLARE_BINARY(divide)     // true division: integers give f32
+NXV_DECLARE_BINARY(pow)        // integer pow on integers (negative exponents give 0 unless the base is ±1)
+NXV_DECLARE_BINARY(max)        // NaN-propagating
+NXV_DECLARE_BINARY(min)
+NXV_DECLARE_BINARY(remainder)  // sign of the dividend (C fmod / %); x rem 0 = x for integers
+NXV_DECLARE_BINARY(quotient)   // integer division truncating toward zero; x quot 0 = -1 (all bits set)
+NXV_DECLARE_BINARY(atan2)
+NXV_DECLARE_BINARY(bitwise_and)
+NXV_DECLARE_BINARY(bitwise_or)
+NXV_DECLARE_BINARY(bitwise_xor)
+NXV_DECLARE_BINARY(left_shift)   // shifts by >= the bit width give 0
+NXV_DECLARE_BINARY(right_shift)  // arithmetic on signed types, logical on u8
+NXV_DECLARE_BINARY(equal)        // comparisons and logical ops give pred
+NXV_DECLARE_BINARY(not_equal)
+NXV_DECLARE_BINARY(less)
+NXV_DECLARE_BINARY(less_equal)
+NXV_DECLARE_BINARY(greater)
+NXV_DECLARE_BINARY(greater_equal)
+NXV_DECLARE_BINARY(logical_and)
+NXV_DECLARE_BINARY(logical_or)
+NXV_DECLARE_BINARY(logical_xor)
+#undef NXV_DECLARE_BINARY
+
+Tensor negate(const Tensor& x);
+Tensor abs(const Tensor& x);
+Tensor sign(const Tensor& x);
+Tensor floor(const Tensor& x);
+Tensor ceil(const Tensor& x);
+Tensor round(const Tensor& x);  // half away from zero
+Tensor square(const Tensor& x);
+Tensor bitwise_not(const Tensor& x);
+Tensor logical_not(const Tensor& x);
+Tensor is_nan(const Tensor& x);
+Tensor is_infinity(const Tensor& x);
+// Float-valued (integers are converted to f32 first):
+Tensor exp(const Tensor& x);
+Tensor expm1(const Tensor& x);
+Tensor log(const Tensor& x);
+Tensor log1p(const Tensor& x);
+Tensor sqrt(const Tensor& x);
+Tensor rsqrt(const Tensor& x);
+Tensor sigmoid(const Tensor& x);
+Tensor tanh(const Tensor& x);
+Tensor sin(const Tensor& x);
+Tensor cos(const Tensor& x);
+Tensor erf(const Tensor& x);
+Tensor reciprocal(const Tensor& x);
+
+// pred ? on_true : on_false, broadcast together; the result dtype promotes on_true and on_false.
+Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false);
+Tensor clip(const Tensor& x, const Tensor& low, const Tensor& high);
+Tensor clip(const Tensor& x, Scalar low, Scalar high);
+// Conversion: float→int truncates toward zero (NaN→0, out of range saturates); anything→pred is x != 0.
+Tensor as_type(const Tensor& x, DType dtype);
+
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, Scalar b);
+Tensor operator-(const Tensor& a, Scalar b);
+Tensor operator*(const Tensor& a, Scalar b);
+Tensor operator/(const Tensor& a, Scalar b);
+Tensor operator+(Scalar a, const Tensor& b);
+Tensor operator-(Scalar a, const Tensor& b);
+Tensor operator*(Scalar a, const Tensor& b);
+Tensor operator/(Scalar a, const Tensor& b);
+Tensor operator-(const Tensor& x);
+
+// ---- reductions (axes: nullopt = all axes) ---------------------------------------------------------------
+using OptAxes = std::optional<Axes>;
+Tensor sum(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
+Tensor product(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
+Tensor reduce_max(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
+Tensor reduce_min(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
+Tensor all(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
+Tensor any(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
+Tensor mean(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
+// Index (s64) of the first maximum / minimum; NaN counts as larger than any number (the first NaN wins).
+// axis: nullopt = over the flattened tensor.
+Tensor argmax(const Tensor& x, std::optional<int> axis = std::nullopt, bool keep_axis = false);
+Tensor argmin(const Tensor& x, std::optional<int> axis = std::nullopt, bool keep_axis = false);
+
+// ---- movement --------------------------------------------------------------------------------------------
+Tensor reshape(const Tensor& x, const Shape& shape);  // one dimension may be -1; a view
+Tensor squeeze(const Tensor& x, const OptAxes& axes = std::nullopt);  // a view
+Tensor expand_dims(const Tensor& x, int axis);  // a view
+Tensor flatten(const Tensor& x);  // a view
+// axes: nullopt = reverse the axes.
+Tensor transpose(const Tensor& x, const OptAxes& perm = std::nullopt);
+// x's axis i becomes axis axes[i] of the result (default: the trailing axes, as NumPy).
+Tensor broadcast(const Tensor& x, const Shape& shape, const OptAxes& axes = std::nullopt);
+// Nx's slice: elements starts[i], starts[i]+strides[i], ... `lengths[i]` of them along each axis.
+Tensor slice(const Tensor& x, const Shape& starts, const Shape& lengths, const OptAxes& strides = std::nullopt);
+struct PadConfig {
+  std::int64_t low = 0, high = 0, interior = 0;  // low/high may be negative (they cut)
+};
+Tensor pad(const Tensor& x, double value, const std::vector<PadConfig>& config);
+Tensor concatenate(const std::vector<Tensor>& xs, int axis = 0);
+Tensor reverse(const Tensor& x, const OptAxes& axes = std::nullopt);
+
+// ---- dot ---------------------------------------------------------------------------------------------------
+// Nx's dot/6: contracts a's `contract_a` axes with b's `contract_b` axes, batching over `batch_a`/`batch_b`.
+// The result's axes: batch axes, then a's free axes, then b's free axes.
+Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const Tensor& b, const Axes& contract_b,
+           const Axes& batch_b);
+// NumPy's dot: the last axis of a with the second-to-last of b (the only one if b is a vector).
+Tensor dot(const Tensor& a, const Tensor& b);
+
+}  // namespace nxv

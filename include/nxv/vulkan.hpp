@@ -1,0 +1,56 @@
+// The Vulkan backend: device discovery and selection, batching control, counters and memory statistics.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nxv/backend.hpp"
+
+namespace nxv::vulkan {
+
+struct DeviceDescription {
+  int index = 0;
+  std::string name, type;  // type: "discrete", "integrated", "virtual", "cpu", "other"
+  std::string driver_name, driver_info;
+  std::uint32_t api_version = 0, driver_version = 0, vendor_id = 0, device_id = 0;
+  std::vector<std::uint64_t> heap_sizes;  // bytes
+  std::vector<bool> heap_device_local;
+  std::uint32_t subgroup_size = 0;
+  bool float64 = false, int64 = false, float16 = false, int8 = false, storage8 = false, push_descriptors = false;
+  std::uint32_t max_workgroup_invocations = 0, max_workgroup_count_x = 0, max_push_constants = 0;
+  std::uint32_t max_shared_memory = 0;
+  std::uint64_t max_storage_buffer_range = 0, max_allocation_size = 0;
+  bool usable = false;        // has what nx_vulkan requires
+  std::string unusable_reason;  // why not, when !usable
+};
+
+// Every Vulkan physical device, in the loader's order. Empty when there is no Vulkan loader or device.
+std::vector<DeviceDescription> list_devices();
+// The index list_devices() would pick, and the reason: NXV_DEVICE (an index or a name substring) if set,
+// else the first usable discrete GPU, then integrated, virtual, CPU. nxv::Error when nothing is usable.
+int pick_device(std::string* reason = nullptr);
+
+// The Vulkan backend on the picked device (created on first use; nxv::Error if there is no usable device).
+Backend& backend();
+// Whether a usable Vulkan device exists (never throws).
+bool available();
+
+// Submits all pending dispatches and waits for them.
+void flush();
+
+struct Counters {
+  std::uint64_t dispatches = 0, submits = 0, fence_waits = 0, barriers = 0;
+  std::uint64_t bytes_uploaded = 0, bytes_downloaded = 0, pipelines_created = 0;
+};
+Counters counters();
+
+struct MemoryStats {
+  std::uint64_t bytes_in_use = 0;     // held by live buffers
+  std::uint64_t bytes_cached = 0;     // freed buffers kept for reuse
+  std::uint64_t device_allocations = 0;  // vkAllocateMemory calls so far
+};
+MemoryStats memory_stats();
+// Frees the cached (unused) device memory.
+void release_cached_memory();
+
+}  // namespace nxv::vulkan

@@ -1,0 +1,137 @@
+#include "nxv/tensor.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ostream>
+#include <sstream>
+
+#include "nxv/backend.hpp"
+#include "nxv/vulkan.hpp"
+
+namespace nxv {
+
+std::string to_string(const TensorType& t) { return std::string(name(t.dtype)) + to_string(t.shape); }
+
+Tensor::Tensor(TensorType type, Backend& backend, std::shared_ptr<Storage> storage, bool weak)
+    : impl_(std::make_shared<const Impl>(Impl{std::move(type), &backend, std::move(storage), weak})) {}
+
+std::int64_t Tensor::size() const { return num_elements(shape()); }
+
+std::int64_t Tensor::dim(int axis) const {
+  const int r = rank();
+  NXV_CHECK(axis >= -r && axis < r, "dim", "axis ", axis, " is out of range for a tensor of rank ", r);
+  return shape()[axis < 0 ? axis + r : axis];
+}
+
+void Tensor::copy_to(std::span<std::byte> dst) const {
+  const std::size_t bytes = static_cast<std::size_t>(size()) * size_of(dtype());
+  NXV_CHECK(dst.size() == bytes, "copy_to", "destination has ", dst.size(), " bytes, expected ", bytes, " for ",
+            nxv::to_string(type()));
+  backend().download(*this, dst);
+}
+
+Tensor Tensor::to(Backend& target) const {
+  if (&target == &backend()) return *this;
+  std::vector<std::byte> bytes(static_cast<std::size_t>(size()) * size_of(dtype()));
+  copy_to(bytes);
+  return Tensor(type(), target, target.upload(bytes, type()), weak());
+}
+
+Tensor Tensor::to_host() const { return to(reference_backend()); }
+
+namespace {
+
+double element_as_double(const std::byte* p, DType t) {
+  switch (t) {
+    case DType::pred:
+    case DType::u8: return static_cast<double>(*reinterpret_cast<const std::uint8_t*>(p));
+    case DType::s32: return *reinterpret_cast<const std::int32_t*>(p);
+    case DType::s64: return static_cast<double>(*reinterpret_cast<const std::int64_t*>(p));
+    case DType::f32: return *reinterpret_cast<const float*>(p);
+    case DType::f64: return *reinterpret_cast<const double*>(p);
+  }
+  return 0;
+}
+
+std::string format_element(const std::byte* p, DType t) {
+  char buf[64];
+  switch (t) {
+    case DType::pred: return *reinterpret_cast<const std::uint8_t*>(p) ? "true" : "false";
+    case DType::u8: return std::to_string(*reinterpret_cast<const std::uint8_t*>(p));
+    case DType::s32: return std::to_string(*reinterpret_cast<const std::int32_t*>(p));
+    case DType::s64: return std::to_string(*reinterpret_cast<const std::int64_t*>(p));
+    case DType::f32:
+    case DType::f64: {
+      const double v = element_as_double(p, t);
+      if (std::isnan(v)) return "nan";
+      if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+      std::snprintf(buf, sizeof buf, t == DType::f32 ? "%.7g" : "%.16g", v);
+      return buf;
+    }
+  }
+  return "?";
+}
+
+// NumPy-like nested brackets; axes longer than 2*kEdge+1 show only their first and last kEdge entries
+// once the tensor has more than kThreshold elements.
+constexpr std::int64_t kThreshold = 1000, kEdge = 3;
+
+void print_axis(std::ostream& out, const std::vector<std::byte>& bytes, const TensorType& t, const Shape& strides,
+                int axis, std::int64_t offset, bool summarise) {
+  const std::size_t esize = size_of(t.dtype);
+  if (axis == t.shape.size()) {
+    out << format_element(bytes.data() + offset * esize, t.dtype);
+    return;
+  }
+  const std::int64_t n = t.shape[axis];
+  out << '[';
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (summarise && n > 2 * kEdge + 1 && i == kEdge) {
+      out << "...";
+      i = n - kEdge - 1;
+      out << (axis + 1 == t.shape.size() ? ", " : ",\n" + std::string(axis + 1, ' '));
+      continue;
+    }
+    print_axis(out, bytes, t, strides, axis + 1, offset + i * strides[axis], summarise);
+    if (i + 1 < n) out << (axis + 1 == t.shape.size() ? ", " : ",\n" + std::string(axis + 1, ' '));
+  }
+  out << ']';
+}
+
+}  // namespace
+
+double Tensor::item() const {
+  NXV_CHECK(size() == 1, "item", "tensor ", nxv::to_string(type()), " has ", size(), " elements, expected 1");
+  std::vector<std::byte> bytes(size_of(dtype()));
+  copy_to(bytes);
+  return element_as_double(bytes.data(), dtype());
+}
+
+std::string Tensor::to_string() const {
+  std::vector<std::byte> bytes(static_cast<std::size_t>(size()) * size_of(dtype()));
+  copy_to(bytes);
+  std::ostringstream out;
+  out << nxv::to_string(type()) << '\n';
+  print_axis(out, bytes, type(), contiguous_strides(shape()), 0, 0, size() > kThreshold);
+  return out.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.to_string(); }
+
+namespace {
+Backend* g_default_backend = nullptr;
+}
+
+Backend& default_backend() {
+  if (g_default_backend) return *g_default_backend;
+  const char* env = std::getenv("NXV_BACKEND");
+  if (env && std::string_view(env) == "vulkan") return *(g_default_backend = &vulkan::backend());
+  NXV_CHECK(!env || std::string_view(env) == "reference" || std::string_view(env).empty(), "NXV_BACKEND",
+            "unknown backend '", env, "' (expected reference or vulkan)");
+  return reference_backend();
+}
+
+void set_default_backend(Backend& backend) { g_default_backend = &backend; }
+
+}  // namespace nxv

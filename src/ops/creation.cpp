@@ -1,0 +1,88 @@
+// Creation ops: from host data, constants, iota/eye, and the counter-based random numbers.
+#include <cstring>
+
+#include "ops/apply.hpp"
+
+namespace nxv {
+
+namespace {
+void check_shape(const Shape& shape, std::string_view op) {
+  for (std::int64_t d : shape)
+    NXV_CHECK(d >= 0, op, "negative dimension in shape ", to_string(shape));
+}
+}  // namespace
+
+Tensor from_bytes(std::span<const std::byte> bytes, const TensorType& type, Backend& backend) {
+  check_shape(type.shape, "from_data");
+  const std::size_t expected = static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype);
+  NXV_CHECK(bytes.size() == expected, "from_data", "got ", bytes.size(), " bytes for ", to_string(type),
+            ", expected ", expected);
+  return Tensor(type, backend, backend.upload(bytes, type));
+}
+
+template <class T>
+Tensor from_data(std::span<const T> data, const Shape& shape, Backend& backend) {
+  check_shape(shape, "from_data");
+  NXV_CHECK(static_cast<std::int64_t>(data.size()) == num_elements(shape), "from_data", "got ", data.size(),
+            " values for shape ", to_string(shape), ", expected ", num_elements(shape));
+  if constexpr (std::is_same_v<T, bool>) {
+    std::vector<std::uint8_t> bytes(data.begin(), data.end());
+    return from_bytes(std::as_bytes(std::span<const std::uint8_t>(bytes)), {shape, DType::pred}, backend);
+  } else {
+    return from_bytes(std::as_bytes(data), {shape, dtype_of_v<T>}, backend);
+  }
+}
+template Tensor from_data<bool>(std::span<const bool>, const Shape&, Backend&);
+template Tensor from_data<std::uint8_t>(std::span<const std::uint8_t>, const Shape&, Backend&);
+template Tensor from_data<std::int32_t>(std::span<const std::int32_t>, const Shape&, Backend&);
+template Tensor from_data<std::int64_t>(std::span<const std::int64_t>, const Shape&, Backend&);
+template Tensor from_data<float>(std::span<const float>, const Shape&, Backend&);
+template Tensor from_data<double>(std::span<const double>, const Shape&, Backend&);
+
+Tensor full(const Shape& shape, double value, DType dtype, Backend& backend) {
+  check_shape(shape, "full");
+  OpCall call{OpCode::full, {}};
+  call.attrs.scalar = value;
+  return apply_on(backend, call, {shape, dtype});
+}
+Tensor scalar(double value, DType dtype, Backend& backend) { return full({}, value, dtype, backend); }
+Tensor zeros(const Shape& shape, DType dtype, Backend& backend) { return full(shape, 0.0, dtype, backend); }
+Tensor ones(const Shape& shape, DType dtype, Backend& backend) { return full(shape, 1.0, dtype, backend); }
+
+Tensor iota(const Shape& shape, int axis, DType dtype, Backend& backend) {
+  check_shape(shape, "iota");
+  OpCall call{OpCode::iota, {}};
+  call.attrs.axis = shape.empty() ? 0 : normalize_axis(axis, shape.size(), "iota");
+  return apply_on(backend, call, {shape, dtype});
+}
+
+Tensor eye(std::int64_t n, std::int64_t m, DType dtype, Backend& backend) {
+  if (m < 0) m = n;
+  NXV_CHECK(n >= 0, "eye", "negative size ", n);
+  OpCall call{OpCode::eye, {}};
+  return apply_on(backend, call, {{n, m}, dtype});
+}
+
+Tensor uniform(Key k, const Shape& shape, DType dtype, double low, double high, Backend& backend) {
+  check_shape(shape, "uniform");
+  NXV_CHECK(is_float(dtype), "uniform", "expected a float dtype, got ", name(dtype));
+  OpCall call{OpCode::random_uniform, {}};
+  call.attrs.key = k;
+  call.attrs.scalar = low;
+  call.attrs.scalar2 = high;
+  return apply_on(backend, call, {shape, dtype});
+}
+
+Tensor normal(Key k, const Shape& shape, DType dtype, double mean, double stddev, Backend& backend) {
+  check_shape(shape, "normal");
+  NXV_CHECK(is_float(dtype), "normal", "expected a float dtype, got ", name(dtype));
+  OpCall call{OpCode::random_normal, {}};
+  call.attrs.key = k;
+  call.attrs.scalar = mean;
+  call.attrs.scalar2 = stddev;
+  return apply_on(backend, call, {shape, dtype});
+}
+
+Key key(std::uint64_t seed) { return {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}; }
+
+}  // namespace nxv

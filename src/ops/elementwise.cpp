@@ -1,0 +1,204 @@
+// Front end of the elementwise ops: dtype rules (from the op's class in elementwise.def), weak scalars,
+// broadcasting of shapes; backends receive inputs of one dtype whose shapes broadcast to the result.
+#include <cmath>
+
+#include "ops/apply.hpp"
+
+namespace nxv {
+
+namespace {
+
+enum class EwClass { NUM, FLOAT, INT, TEST };
+
+EwClass class_of(UnaryFn f) {
+  switch (static_cast<int>(f)) {
+#define NXV_UNARY(id, name, cls, expr) \
+  case id:                             \
+    return EwClass::cls;
+#define NXV_BINARY(id, name, cls, expr)
+#include "ops/elementwise.def"
+  }
+  return EwClass::NUM;
+}
+
+EwClass class_of(BinaryFn f) {
+  switch (static_cast<int>(f)) {
+#define NXV_UNARY(id, name, cls, expr)
+#define NXV_BINARY(id, name, cls, expr) \
+  case id:                              \
+    return EwClass::cls;
+#include "ops/elementwise.def"
+  }
+  return EwClass::NUM;
+}
+
+// The dtype an op of class `cls` computes in, given the promoted input dtype.
+DType compute_dtype(EwClass cls, DType t, const char* op, std::span<const Tensor> inputs) {
+  switch (cls) {
+    case EwClass::NUM: return t == DType::pred ? DType::u8 : t;
+    case EwClass::FLOAT: return float_type(t);
+    case EwClass::INT:
+      NXV_CHECK(!is_float(t), op, "expected integer tensors, got ", shapes_of(inputs));
+      return t == DType::pred ? DType::u8 : t;
+    case EwClass::TEST: return t;
+  }
+  return t;
+}
+
+// A weak (scalar-literal) operand adopts the other operand's dtype, except that a weak float meeting an
+// integer tensor gives f32 and a weak integer meeting pred gives s32 (as JAX).
+DType weak_promote(DType strong, bool weak_is_float) {
+  if (weak_is_float && !is_float(strong)) return DType::f32;
+  if (!weak_is_float && strong == DType::pred) return DType::s32;
+  return strong;
+}
+
+DType promote_operands(const Tensor& a, const Tensor& b) {
+  if (a.weak() == b.weak()) return promote(a.dtype(), b.dtype());
+  const Tensor& weak = a.weak() ? a : b;
+  const Tensor& strong = a.weak() ? b : a;
+  return weak_promote(strong.dtype(), is_float(weak.dtype()));
+}
+
+Tensor convert(const Tensor& t, DType dtype) { return t.dtype() == dtype ? t : as_type(t, dtype); }
+
+Tensor unary_op(UnaryFn fn, const Tensor& x) {
+  check_defined(x, fn_name(fn));
+  const EwClass cls = class_of(fn);
+  const DType dtype = compute_dtype(cls, x.dtype(), fn_name(fn), {&x, 1});
+  const Tensor in = convert(x, dtype);
+  OpCall call{cls == EwClass::TEST ? OpCode::unary_test : OpCode::unary, {}};
+  call.attrs.fn = static_cast<std::int32_t>(fn);
+  return apply(call, {in}, {x.shape(), cls == EwClass::TEST ? DType::pred : dtype});
+}
+
+Tensor binary_op(BinaryFn fn, const Tensor& a, const Tensor& b) {
+  check_defined(a, fn_name(fn));
+  check_defined(b, fn_name(fn));
+  const EwClass cls = class_of(fn);
+  const Tensor both[] = {a, b};
+  const DType dtype = compute_dtype(cls, promote_operands(a, b), fn_name(fn), both);
+  const Shape shape = broadcast_shapes(a.shape(), b.shape(), fn_name(fn));
+  OpCall call{cls == EwClass::TEST ? OpCode::binary_test : OpCode::binary, {}};
+  call.attrs.fn = static_cast<std::int32_t>(fn);
+  return apply(call, {convert(a, dtype), convert(b, dtype)}, {shape, cls == EwClass::TEST ? DType::pred : dtype});
+}
+
+// The scalar as a weak rank-0 tensor already in the dtype it will be promoted to, so that no cast is
+// needed and an f64 tensor meets the literal's full double value.
+Tensor scalar_like(Scalar s, const Tensor& other) {
+  check_defined(other, "scalar operand");
+  const Tensor t = scalar(s.value, weak_promote(other.dtype(), s.is_float), other.backend());
+  return Tensor(t.type(), t.backend(), t.storage(), /*weak=*/true);
+}
+
+}  // namespace
+
+Tensor weak_scalar(Scalar value, Backend& backend) {
+  const Tensor t = scalar(value.value, value.is_float ? DType::f64 : DType::s64, backend);
+  return Tensor(t.type(), t.backend(), t.storage(), /*weak=*/true);
+}
+
+Tensor as_type(const Tensor& x, DType dtype) {
+  check_defined(x, "as_type");
+  if (x.dtype() == dtype) return x;
+  OpCall call{OpCode::cast, {}};
+  return apply(call, {x}, {x.shape(), dtype});
+}
+
+#define NXV_DEFINE_BINARY(fn)                                                                        \
+  Tensor fn(const Tensor& a, const Tensor& b) { return binary_op(BinaryFn::fn, a, b); }             \
+  Tensor fn(const Tensor& a, Scalar b) { return binary_op(BinaryFn::fn, a, scalar_like(b, a)); }   \
+  Tensor fn(Scalar a, const Tensor& b) { return binary_op(BinaryFn::fn, scalar_like(a, b), b); }
+NXV_DEFINE_BINARY(add)
+NXV_DEFINE_BINARY(subtract)
+NXV_DEFINE_BINARY(multiply)
+NXV_DEFINE_BINARY(divide)
+NXV_DEFINE_BINARY(pow)
+NXV_DEFINE_BINARY(max)
+NXV_DEFINE_BINARY(min)
+NXV_DEFINE_BINARY(remainder)
+NXV_DEFINE_BINARY(quotient)
+NXV_DEFINE_BINARY(atan2)
+NXV_DEFINE_BINARY(bitwise_and)
+NXV_DEFINE_BINARY(bitwise_or)
+NXV_DEFINE_BINARY(bitwise_xor)
+NXV_DEFINE_BINARY(left_shift)
+NXV_DEFINE_BINARY(right_shift)
+NXV_DEFINE_BINARY(equal)
+NXV_DEFINE_BINARY(not_equal)
+NXV_DEFINE_BINARY(less)
+NXV_DEFINE_BINARY(less_equal)
+NXV_DEFINE_BINARY(greater)
+NXV_DEFINE_BINARY(greater_equal)
+NXV_DEFINE_BINARY(logical_and)
+NXV_DEFINE_BINARY(logical_or)
+NXV_DEFINE_BINARY(logical_xor)
+#undef NXV_DEFINE_BINARY
+
+#define NXV_DEFINE_UNARY(fn) \
+  Tensor fn(const Tensor& x) { return unary_op(UnaryFn::fn, x); }
+NXV_DEFINE_UNARY(negate)
+NXV_DEFINE_UNARY(abs)
+NXV_DEFINE_UNARY(sign)
+NXV_DEFINE_UNARY(floor)
+NXV_DEFINE_UNARY(ceil)
+NXV_DEFINE_UNARY(round)
+NXV_DEFINE_UNARY(square)
+NXV_DEFINE_UNARY(bitwise_not)
+NXV_DEFINE_UNARY(logical_not)
+NXV_DEFINE_UNARY(is_nan)
+NXV_DEFINE_UNARY(is_infinity)
+NXV_DEFINE_UNARY(exp)
+NXV_DEFINE_UNARY(expm1)
+NXV_DEFINE_UNARY(log)
+NXV_DEFINE_UNARY(log1p)
+NXV_DEFINE_UNARY(sqrt)
+NXV_DEFINE_UNARY(rsqrt)
+NXV_DEFINE_UNARY(sigmoid)
+NXV_DEFINE_UNARY(tanh)
+NXV_DEFINE_UNARY(sin)
+NXV_DEFINE_UNARY(cos)
+NXV_DEFINE_UNARY(erf)
+NXV_DEFINE_UNARY(reciprocal)
+#undef NXV_DEFINE_UNARY
+
+Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false) {
+  for (const Tensor* t : {&pred, &on_true, &on_false}) check_defined(*t, "select");
+  const DType dtype = promote_operands(on_true, on_false);
+  const Shape shape = broadcast_shapes(broadcast_shapes(pred.shape(), on_true.shape(), "select"), on_false.shape(),
+                                       "select");
+  OpCall call{OpCode::select, {}};
+  return apply(call, {convert(pred, DType::pred), convert(on_true, dtype), convert(on_false, dtype)},
+               {shape, dtype});
+}
+
+Tensor clip(const Tensor& x, const Tensor& low, const Tensor& high) {
+  for (const Tensor* t : {&x, &low, &high}) check_defined(*t, "clip");
+  DType dtype = promote_operands(x, low);
+  dtype = promote(dtype, high.weak() ? dtype : high.dtype());
+  NXV_CHECK(dtype != DType::pred, "clip", "expected numeric tensors, got ", shapes_of(std::vector{x, low, high}));
+  const Shape shape = broadcast_shapes(broadcast_shapes(x.shape(), low.shape(), "clip"), high.shape(), "clip");
+  OpCall call{OpCode::clip, {}};
+  return apply(call, {convert(x, dtype), convert(low, dtype), convert(high, dtype)}, {shape, dtype});
+}
+
+Tensor clip(const Tensor& x, Scalar low, Scalar high) {
+  return clip(x, scalar_like(low, x), scalar_like(high, x));
+}
+
+Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return subtract(a, b); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return multiply(a, b); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return divide(a, b); }
+Tensor operator+(const Tensor& a, Scalar b) { return add(a, b); }
+Tensor operator-(const Tensor& a, Scalar b) { return subtract(a, b); }
+Tensor operator*(const Tensor& a, Scalar b) { return multiply(a, b); }
+Tensor operator/(const Tensor& a, Scalar b) { return divide(a, b); }
+Tensor operator+(Scalar a, const Tensor& b) { return add(a, b); }
+Tensor operator-(Scalar a, const Tensor& b) { return subtract(a, b); }
+Tensor operator*(Scalar a, const Tensor& b) { return multiply(a, b); }
+Tensor operator/(Scalar a, const Tensor& b) { return divide(a, b); }
+Tensor operator-(const Tensor& x) { return negate(x); }
+
+}  // namespace nxv

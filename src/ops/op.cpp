@@ -1,0 +1,75 @@
+#include "ops/op.hpp"
+
+#include <sstream>
+
+namespace nxv {
+
+const char* op_name(OpCode code) {
+  switch (code) {
+    case OpCode::unary: return "unary";
+    case OpCode::unary_test: return "unary_test";
+    case OpCode::binary: return "binary";
+    case OpCode::binary_test: return "binary_test";
+    case OpCode::select: return "select";
+    case OpCode::clip: return "clip";
+    case OpCode::cast: return "as_type";
+    case OpCode::reduce: return "reduce";
+    case OpCode::arg_reduce: return "arg_reduce";
+    case OpCode::reshape: return "reshape";
+    case OpCode::transpose: return "transpose";
+    case OpCode::broadcast: return "broadcast";
+    case OpCode::slice: return "slice";
+    case OpCode::pad: return "pad";
+    case OpCode::concatenate: return "concatenate";
+    case OpCode::reverse: return "reverse";
+    case OpCode::dot: return "dot";
+    case OpCode::iota: return "iota";
+    case OpCode::eye: return "eye";
+    case OpCode::full: return "full";
+    case OpCode::random_uniform: return "random_uniform";
+    case OpCode::random_normal: return "random_normal";
+  }
+  return "?";
+}
+
+const char* fn_name(UnaryFn f) {
+  switch (static_cast<int>(f)) {
+#define NXV_UNARY(id, name, cls, expr) \
+  case id:                             \
+    return #name;
+#define NXV_BINARY(id, name, cls, expr)
+#include "ops/elementwise.def"
+  }
+  return "?";
+}
+
+const char* fn_name(BinaryFn f) {
+  switch (static_cast<int>(f)) {
+#define NXV_UNARY(id, name, cls, expr)
+#define NXV_BINARY(id, name, cls, expr) \
+  case id:                              \
+    return #name;
+#include "ops/elementwise.def"
+  }
+  return "?";
+}
+
+const char* fn_name(ReduceFn f) {
+  static const char* const names[] = {"sum", "product", "max", "min", "all", "any"};
+  return names[static_cast<int>(f)];
+}
+
+std::string describe(const OpCall& call) {
+  std::ostringstream s;
+  switch (call.code) {
+    case OpCode::unary:
+    case OpCode::unary_test: return fn_name(static_cast<UnaryFn>(call.attrs.fn));
+    case OpCode::binary:
+    case OpCode::binary_test: return fn_name(static_cast<BinaryFn>(call.attrs.fn));
+    case OpCode::reduce: return fn_name(static_cast<ReduceFn>(call.attrs.fn));
+    case OpCode::arg_reduce: return call.attrs.fn == 0 ? "argmax" : "argmin";
+    default: return op_name(call.code);
+  }
+}
+
+}  // namespace nxv

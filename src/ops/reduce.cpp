@@ -1,0 +1,89 @@
+// Front end of the reductions. Integer sums and products accumulate in s64 (as Nx's aggregate types);
+// all/any give pred; max/min keep the dtype (over an empty axis they give the identity: -inf/+inf, or the
+// integer type's min/max); mean is a float sum divided by the count.
+#include "ops/apply.hpp"
+
+namespace nxv {
+
+namespace {
+
+Axes reduced_axes(const Tensor& x, const OptAxes& axes, std::string_view op) {
+  if (!axes) {
+    Axes all;
+    for (int i = 0; i < x.rank(); ++i) all.push_back(i);
+    return all;
+  }
+  return normalize_axes(*axes, x.rank(), op);
+}
+
+Shape reduced_shape(const Shape& in, const Axes& axes, bool keep) {
+  Shape out;
+  for (int i = 0; i < in.size(); ++i) {
+    if (!axes.contains(i))
+      out.push_back(in[i]);
+    else if (keep)
+      out.push_back(1);
+  }
+  return out;
+}
+
+Tensor reduce_op(ReduceFn fn, const Tensor& x, const OptAxes& axes, bool keep) {
+  const char* op = fn_name(fn);
+  check_defined(x, op);
+  const Axes ax = reduced_axes(x, axes, op);
+  DType dtype = x.dtype();
+  if (fn == ReduceFn::sum || fn == ReduceFn::product) dtype = is_float(dtype) ? dtype : DType::s64;
+  if (fn == ReduceFn::all || fn == ReduceFn::any) dtype = DType::pred;
+  const Tensor in = (fn == ReduceFn::all || fn == ReduceFn::any || x.dtype() == dtype) ? x : as_type(x, dtype);
+  OpCall call{OpCode::reduce, {}};
+  call.attrs.fn = static_cast<std::int32_t>(fn);
+  call.attrs.axes = ax;
+  call.attrs.keep_axes = keep;
+  return apply(call, {in}, {reduced_shape(x.shape(), ax, keep), dtype});
+}
+
+Tensor arg_reduce_op(ArgReduceFn fn, const Tensor& x, std::optional<int> axis, bool keep) {
+  const char* op = fn == ArgReduceFn::argmax ? "argmax" : "argmin";
+  check_defined(x, op);
+  OpCall call{OpCode::arg_reduce, {}};
+  call.attrs.fn = static_cast<std::int32_t>(fn);
+  call.attrs.keep_axes = keep;
+  Shape out;
+  if (axis) {
+    const int a = normalize_axis(*axis, x.rank(), op);
+    NXV_CHECK(x.shape()[a] > 0, op, "cannot reduce the empty axis ", a, " of ", to_string(x.type()));
+    call.attrs.axes = {a};
+    out = reduced_shape(x.shape(), call.attrs.axes, keep);
+  } else {
+    NXV_CHECK(x.size() > 0, op, "cannot reduce the empty tensor ", to_string(x.type()));
+    if (keep) out = Shape::filled(x.rank(), 1);
+  }
+  return apply(call, {x}, {out, DType::s64});
+}
+
+}  // namespace
+
+Tensor sum(const Tensor& x, const OptAxes& axes, bool keep) { return reduce_op(ReduceFn::sum, x, axes, keep); }
+Tensor product(const Tensor& x, const OptAxes& axes, bool keep) { return reduce_op(ReduceFn::product, x, axes, keep); }
+Tensor reduce_max(const Tensor& x, const OptAxes& axes, bool keep) { return reduce_op(ReduceFn::max, x, axes, keep); }
+Tensor reduce_min(const Tensor& x, const OptAxes& axes, bool keep) { return reduce_op(ReduceFn::min, x, axes, keep); }
+Tensor all(const Tensor& x, const OptAxes& axes, bool keep) { return reduce_op(ReduceFn::all, x, axes, keep); }
+Tensor any(const Tensor& x, const OptAxes& axes, bool keep) { return reduce_op(ReduceFn::any, x, axes, keep); }
+
+Tensor mean(const Tensor& x, const OptAxes& axes, bool keep) {
+  check_defined(x, "mean");
+  const Axes ax = reduced_axes(x, axes, "mean");
+  std::int64_t count = 1;
+  for (std::int64_t a : ax) count *= x.shape()[static_cast<int>(a)];
+  const Tensor total = sum(as_type(x, float_type(x.dtype())), ax, keep);
+  return divide(total, Scalar(static_cast<double>(count)));
+}
+
+Tensor argmax(const Tensor& x, std::optional<int> axis, bool keep) {
+  return arg_reduce_op(ArgReduceFn::argmax, x, axis, keep);
+}
+Tensor argmin(const Tensor& x, std::optional<int> axis, bool keep) {
+  return arg_reduce_op(ArgReduceFn::argmin, x, axis, keep);
+}
+
+}  // namespace nxv
