@@ -22,6 +22,7 @@ using std::uint64_t;
 #define NXV_TRUNC(x) std::trunc(x)
 #define NXV_SQRT(x) std::sqrt(x)
 #define NXV_SIGNBIT(x) std::signbit(x)
+#define NXV_FUNC inline
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "ops/elementwise_helpers.glsl.h"
@@ -34,6 +35,7 @@ using std::uint64_t;
 #undef NXV_TRUNC
 #undef NXV_SQRT
 #undef NXV_SIGNBIT
+#undef NXV_FUNC
 }  // namespace nxv::math
 
 namespace nxv {

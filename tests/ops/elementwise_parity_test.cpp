@@ -1,0 +1,169 @@
+// Parity of every elementwise op of ops/elementwise.def, select, clip and as_type: Vulkan = reference, bit for
+// bit, for every dtype the op accepts, over shapes that cover rank 0, empty tensors, size-1 axes, sizes that
+// are not multiples of the workgroup, several workgroups and broadcasting, with special values mixed in.
+#include "ops/op.hpp"
+#include "support/parity.hpp"
+
+namespace nxv::testing {
+namespace {
+
+const Shape k_shapes[] = {{}, {0}, {1}, {7}, {3, 1, 5}, {2, 3, 4}, {1000}, {70001}};
+
+struct BroadcastCase {
+  Shape a, b;
+};
+const BroadcastCase k_broadcasts[] = {
+    {{7}, {7}}, {{}, {7}}, {{7}, {}}, {{3, 1, 5}, {4, 5}}, {{2, 1}, {1, 3}}, {{0, 3}, {1, 3}}, {{5, 1, 1, 2}, {3, 1}},
+    {{257, 3}, {257, 1}}, {{1, 1, 1, 1, 1, 1, 1, 3}, {2, 1, 2, 1, 2, 1, 2, 1}}};
+
+bool accepts(bool is_int_class, bool is_test, DType t) {
+  if (is_int_class) return !is_float(t);
+  (void)is_test;
+  return true;
+}
+
+struct UnaryOp {
+  const char* name;
+  Tensor (*fn)(const Tensor&);
+  bool int_only;
+};
+const UnaryOp k_unary[] = {
+    {"negate", negate}, {"abs", abs},     {"sign", sign},       {"floor", floor},   {"ceil", ceil},
+    {"round", round},   {"square", square}, {"exp", exp},       {"expm1", expm1},   {"log", log},
+    {"log1p", log1p},   {"sqrt", sqrt},   {"rsqrt", rsqrt},     {"sigmoid", sigmoid}, {"tanh", tanh},
+    {"sin", sin},       {"cos", cos},     {"erf", erf},         {"reciprocal", reciprocal},
+    {"bitwise_not", bitwise_not, true},   {"is_nan", is_nan},   {"is_infinity", is_infinity},
+    {"logical_not", logical_not}};
+
+struct BinaryOp {
+  const char* name;
+  Tensor (*fn)(const Tensor&, const Tensor&);
+  bool int_only;
+};
+const BinaryOp k_binary[] = {
+    {"add", add},
+    {"subtract", subtract},
+    {"multiply", multiply},
+    {"divide", divide},
+    {"pow", pow},
+    {"max", max},
+    {"min", min},
+    {"remainder", remainder},
+    {"quotient", quotient, true},
+    {"atan2", atan2},
+    {"bitwise_and", bitwise_and, true},
+    {"bitwise_or", bitwise_or, true},
+    {"bitwise_xor", bitwise_xor, true},
+    {"left_shift", left_shift, true},
+    {"right_shift", right_shift, true},
+    {"equal", equal},
+    {"not_equal", not_equal},
+    {"less", less},
+    {"less_equal", less_equal},
+    {"greater", greater},
+    {"greater_equal", greater_equal},
+    {"logical_and", logical_and},
+    {"logical_or", logical_or},
+    {"logical_xor", logical_xor},
+};
+
+TEST(ElementwiseParity, EveryUnaryOpEveryDtype) {
+  NXV_REQUIRE_VULKAN();
+  for (const UnaryOp& op : k_unary) {
+    for (DType t : all_dtypes) {
+      if (!accepts(op.int_only, false, t)) continue;
+      std::uint64_t seed = 1;
+      for (const Shape& s : k_shapes) {
+        expect_parity(std::string(op.name) + ":" + std::string(name(t)), [&](auto& in) { return op.fn(in[0]); },
+                      {test_data(t, s, seed++)});
+      }
+    }
+  }
+}
+
+TEST(ElementwiseParity, TranscendentalsOverTheirDomains) {
+  NXV_REQUIRE_VULKAN();
+  // Dense sampling where the algorithms switch branches; special values are covered above.
+  for (DType t : {DType::f32, DType::f64}) {
+    for (const UnaryOp& op : k_unary) {
+      if (op.int_only) continue;
+      expect_parity(std::string(op.name) + ":" + std::string(name(t)), [&](auto& in) { return op.fn(in[0]); },
+                    {test_uniform(t, {4096}, 7, -30, 30)});
+      expect_parity(std::string(op.name) + ":" + std::string(name(t)), [&](auto& in) { return op.fn(in[0]); },
+                    {test_uniform(t, {4096}, 8, -1, 1)});
+    }
+    expect_parity("sin:large", [](auto& in) { return sin(in[0]); }, {test_uniform(t, {1024}, 9, -1e6, 1e6)});
+    expect_parity("exp:edges", [](auto& in) { return exp(in[0]); }, {test_uniform(t, {1024}, 10, -800, 800)});
+  }
+}
+
+TEST(ElementwiseParity, EveryBinaryOpEveryDtypeAndBroadcast) {
+  NXV_REQUIRE_VULKAN();
+  for (const BinaryOp& op : k_binary) {
+    for (DType t : all_dtypes) {
+      if (!accepts(op.int_only, false, t)) continue;
+      std::uint64_t seed = 100;
+      for (const BroadcastCase& c : k_broadcasts) {
+        expect_parity(std::string(op.name) + ":" + std::string(name(t)),
+                      [&](auto& in) { return op.fn(in[0], in[1]); },
+                      {test_data(t, c.a, seed), test_data(t, c.b, seed + 1)});
+        seed += 2;
+      }
+      // Many special-value pairs: both operands drawn from the pools.
+      expect_parity(std::string(op.name) + ":" + std::string(name(t)), [&](auto& in) { return op.fn(in[0], in[1]); },
+                    {test_data(t, {64}, 5), test_data(t, {64}, 6)});
+    }
+  }
+}
+
+TEST(ElementwiseParity, ShiftsByEveryAmount) {
+  NXV_REQUIRE_VULKAN();
+  for (DType t : {DType::u8, DType::s32, DType::s64}) {
+    const Tensor amounts = test_uniform(t, {200}, 3, t == DType::u8 ? 0 : -3, 70);
+    const Tensor values = test_data(t, {200}, 4);
+    expect_parity("left_shift:" + std::string(name(t)), [](auto& in) { return left_shift(in[0], in[1]); },
+                  {values, amounts});
+    expect_parity("right_shift:" + std::string(name(t)), [](auto& in) { return right_shift(in[0], in[1]); },
+                  {values, amounts});
+  }
+}
+
+TEST(ElementwiseParity, ScalarOperandsAreWeak) {
+  NXV_REQUIRE_VULKAN();
+  for (DType t : all_dtypes) {
+    expect_parity("add_scalar:" + std::string(name(t)), [](auto& in) { return in[0] * 2.5 + 1; },
+                  {test_data(t, {33}, 11)});
+  }
+}
+
+TEST(ElementwiseParity, SelectAndClip) {
+  NXV_REQUIRE_VULKAN();
+  for (DType t : all_dtypes) {
+    for (const BroadcastCase& c : k_broadcasts) {
+      expect_parity("select:" + std::string(name(t)), [](auto& in) { return select(in[0], in[1], in[2]); },
+                    {test_data(DType::pred, c.a, 1), test_data(t, c.b, 2), test_data(t, c.a, 3)});
+      if (t != DType::pred)
+        expect_parity("clip:" + std::string(name(t)), [](auto& in) { return clip(in[0], in[1], in[2]); },
+                      {test_data(t, c.a, 4), test_data(t, c.b, 5), test_data(t, c.b, 6)});
+    }
+  }
+}
+
+TEST(ElementwiseParity, CastBetweenEveryPairOfDtypes) {
+  NXV_REQUIRE_VULKAN();
+  for (DType from : all_dtypes)
+    for (DType to : all_dtypes) {
+      if (from == to) continue;
+      for (const Shape& s : k_shapes) {
+        expect_parity("as_type:" + std::string(name(from)) + "->" + std::string(name(to)),
+                      [to](auto& in) { return as_type(in[0], to); }, {test_data(from, s, 21)});
+      }
+      // Out-of-range and fractional values exercise saturation and truncation.
+      if (is_float(from))
+        expect_parity("as_type:" + std::string(name(from)) + "->" + std::string(name(to)),
+                      [to](auto& in) { return as_type(in[0], to); }, {test_uniform(from, {512}, 22, -1e20, 1e20)});
+    }
+}
+
+}  // namespace
+}  // namespace nxv::testing

@@ -1,0 +1,43 @@
+// The op-parity harness: runs an op on the reference backend and on the Vulkan backend over the same inputs
+// and checks that the results are bit-identical (NaNs compare equal whatever their payload), with zero host
+// fallbacks. Every op test of the suite goes through expect_parity(), which also counts the op × dtype cells.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "nxv/fallback.hpp"
+#include "nxv/ops.hpp"
+#include "nxv/vulkan.hpp"
+
+namespace nxv::testing {
+
+using OpFn = std::function<Tensor(const std::vector<Tensor>&)>;
+
+// Skips the calling test when there is no Vulkan device (CI always has lavapipe, so nothing is skipped there).
+#define NXV_REQUIRE_VULKAN()                                                    \
+  do {                                                                          \
+    if (!::nxv::vulkan::available()) GTEST_SKIP() << "no Vulkan device";        \
+  } while (0)
+
+// Records "op:dtype" cells covered by parity checks, for the suite's summary line.
+std::set<std::string>& parity_cells();
+
+// Compares two host tensors element by element: same type, bit-identical values, NaN == NaN.
+// Returns an empty string when equal, else a description of the first mismatches.
+std::string compare_exact(const Tensor& expected, const Tensor& actual);
+
+// Runs `op` on `inputs` (reference tensors) on both backends; expects bit-identical results and no fallback.
+// `cell` names the op × dtype cell ("add:f32").
+void expect_parity(const std::string& cell, const OpFn& op, const std::vector<Tensor>& inputs);
+
+// Deterministic test data on the reference backend. Float pools mix special values (NaN, ±inf, ±0, denormals,
+// extremes) with random values; integer pools mix extremes (INT_MIN, INT_MAX, 0, ±1) with random values.
+Tensor test_data(DType dtype, const Shape& shape, std::uint64_t seed, bool special_values = true);
+// Random floats in [low, high) (for ops whose interesting domain is narrow).
+Tensor test_uniform(DType dtype, const Shape& shape, std::uint64_t seed, double low, double high);
+
+}  // namespace nxv::testing

@@ -1,0 +1,168 @@
+// Implementation of the parity harness (tests/support/parity.hpp). Named *_test.cpp so that the suite's glob
+// builds it into nxv_tests; it also prints the cell summary at the end of the run.
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <sstream>
+
+#include "support/parity.hpp"
+
+namespace nxv::testing {
+
+std::set<std::string>& parity_cells() {
+  static std::set<std::string> cells;
+  return cells;
+}
+
+namespace {
+
+std::vector<std::byte> bytes_of(const Tensor& t) {
+  std::vector<std::byte> b(static_cast<std::size_t>(t.size()) * size_of(t.dtype()));
+  t.copy_to(b);
+  return b;
+}
+
+template <class T>
+std::string mismatch(const std::vector<std::byte>& e, const std::vector<std::byte>& a, std::int64_t n) {
+  std::ostringstream out;
+  int shown = 0;
+  std::int64_t count = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    T x, y;
+    std::memcpy(&x, e.data() + i * sizeof(T), sizeof(T));
+    std::memcpy(&y, a.data() + i * sizeof(T), sizeof(T));
+    bool same = std::memcmp(&x, &y, sizeof(T)) == 0;
+    if constexpr (std::is_floating_point_v<T>) same = same || (std::isnan(x) && std::isnan(y));
+    if (same) continue;
+    ++count;
+    if (shown++ < 5) {
+      out.precision(std::numeric_limits<T>::max_digits10);
+      out << "  [" << i << "] reference " << +x << ", vulkan " << +y << "\n";
+    }
+  }
+  if (count == 0) return {};
+  return std::to_string(count) + " of " + std::to_string(n) + " elements differ:\n" + out.str();
+}
+
+}  // namespace
+
+std::string compare_exact(const Tensor& expected, const Tensor& actual) {
+  if (expected.type() != actual.type())
+    return "types differ: reference " + to_string(expected.type()) + ", vulkan " + to_string(actual.type());
+  const auto e = bytes_of(expected), a = bytes_of(actual);
+  const std::int64_t n = expected.size();
+  switch (expected.dtype()) {
+    case DType::pred:
+    case DType::u8: return mismatch<std::uint8_t>(e, a, n);
+    case DType::s32: return mismatch<std::int32_t>(e, a, n);
+    case DType::s64: return mismatch<std::int64_t>(e, a, n);
+    case DType::f32: return mismatch<float>(e, a, n);
+    case DType::f64: return mismatch<double>(e, a, n);
+  }
+  return "unknown dtype";
+}
+
+void expect_parity(const std::string& cell, const OpFn& op, const std::vector<Tensor>& inputs) {
+  parity_cells().insert(cell);
+  const Tensor expected = op(inputs);
+  Backend& vk = vulkan::backend();
+  std::vector<Tensor> on_device;
+  for (const Tensor& t : inputs) on_device.push_back(t.to(vk));
+  Tensor actual;
+  const auto fallbacks = fallback::count([&] {
+    actual = op(on_device);
+    vulkan::flush();
+  });
+  EXPECT_TRUE(fallbacks.empty()) << cell << ": host fallbacks: " << fallbacks.begin()->first;
+  ASSERT_EQ(&actual.backend(), &vk) << cell;
+  const std::string diff = compare_exact(expected, actual.to_host());
+  EXPECT_TRUE(diff.empty()) << cell << " on " << [&] {
+    std::string s;
+    for (const Tensor& t : inputs) s += to_string(t.type()) + " ";
+    return s;
+  }() << ": " << diff;
+}
+
+namespace {
+
+template <class T>
+std::vector<T> float_pool() {
+  using L = std::numeric_limits<T>;
+  return {T(0),          -T(0),          T(1),          T(-1),        T(0.5),      T(-0.5),      T(2.5),
+          T(-2.5),       T(3),           T(1e-3),       T(100),       T(-100),     T(1e30),      T(-1e30),
+          L::infinity(), -L::infinity(), L::quiet_NaN(), L::min(),    -L::min(),   L::max(),     L::lowest(),
+          L::denorm_min(), -L::denorm_min(), T(88.75),  T(-103.5),    T(709.5),    T(-745.5),    T(3.14159265358979),
+          T(1e-8),       T(20),          T(-20),        T(0.1)};
+}
+
+template <class T>
+std::vector<T> int_pool() {
+  using L = std::numeric_limits<T>;
+  return {T(0), T(1), T(T(0) - T(1)), L::max(), L::min(), T(2), T(3), T(7), T(L::max() - 1), T(100)};
+}
+
+template <class T>
+Tensor fill(const Shape& shape, std::uint64_t seed, bool special, double lo, double hi) {
+  std::mt19937_64 rng(seed);
+  const std::int64_t n = num_elements(shape);
+  std::vector<T> values(static_cast<std::size_t>(n));
+  std::vector<T> pool;
+  if constexpr (std::is_floating_point_v<T>) pool = float_pool<T>();
+  else pool = int_pool<T>();
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (special && i < static_cast<std::int64_t>(pool.size()) * 2 && (rng() % 2 == 0)) {
+      values[i] = pool[rng() % pool.size()];
+    } else if constexpr (std::is_floating_point_v<T>) {
+      values[i] = static_cast<T>(std::uniform_real_distribution<double>(lo, hi)(rng));
+    } else {
+      values[i] = static_cast<T>(static_cast<std::int64_t>(std::uniform_real_distribution<double>(lo, hi)(rng)));
+    }
+  }
+  return from_data<T>(std::span<const T>(values), shape, reference_backend());
+}
+
+}  // namespace
+
+Tensor test_data(DType dtype, const Shape& shape, std::uint64_t seed, bool special) {
+  switch (dtype) {
+    case DType::pred: return not_equal(fill<std::uint8_t>(shape, seed, false, 0, 2), 0);
+    case DType::u8: return fill<std::uint8_t>(shape, seed, special, 0, 256);
+    case DType::s32: return fill<std::int32_t>(shape, seed, special, -1000, 1000);
+    case DType::s64: return fill<std::int64_t>(shape, seed, special, -100000, 100000);
+    case DType::f32: return fill<float>(shape, seed, special, -10, 10);
+    case DType::f64: return fill<double>(shape, seed, special, -10, 10);
+  }
+  return {};
+}
+
+Tensor test_uniform(DType dtype, const Shape& shape, std::uint64_t seed, double low, double high) {
+  switch (dtype) {
+    case DType::f32: return fill<float>(shape, seed, false, low, high);
+    case DType::f64: return fill<double>(shape, seed, false, low, high);
+    case DType::s32: return fill<std::int32_t>(shape, seed, false, low, high);
+    case DType::s64: return fill<std::int64_t>(shape, seed, false, low, high);
+    case DType::u8: return fill<std::uint8_t>(shape, seed, false, low, high);
+    case DType::pred: return test_data(dtype, shape, seed, false);
+  }
+  return {};
+}
+
+namespace {
+// Prints how many op × dtype cells the parity checks covered and the fallbacks seen over the whole run.
+class ParitySummary : public ::testing::EmptyTestEventListener {
+  void OnTestProgramEnd(const ::testing::UnitTest&) override {
+    std::uint64_t total = 0;
+    for (const auto& [name, n] : fallback::totals()) total += n;
+    std::cout << "[parity] " << parity_cells().size() << " op x dtype cells compared with the reference; "
+              << total << " host fallbacks in the whole run\n";
+  }
+};
+const bool registered = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new ParitySummary);
+  return true;
+}();
+}  // namespace
+
+}  // namespace nxv::testing
