@@ -28,6 +28,18 @@ const char* op_name(OpCode code) {
     case OpCode::full: return "full";
     case OpCode::random_uniform: return "random_uniform";
     case OpCode::random_normal: return "random_normal";
+    case OpCode::conv: return "conv";
+    case OpCode::window_reduce: return "window_reduce";
+    case OpCode::window_scatter: return "window_scatter";
+    case OpCode::take: return "take";
+    case OpCode::take_along_axis: return "take_along_axis";
+    case OpCode::gather: return "gather";
+    case OpCode::indexed_add: return "indexed_add";
+    case OpCode::indexed_put: return "indexed_put";
+    case OpCode::put_slice: return "put_slice";
+    case OpCode::sort: return "sort";
+    case OpCode::argsort: return "argsort";
+    case OpCode::cumulative: return "cumulative";
   }
   return "?";
 }
@@ -68,6 +80,9 @@ std::string describe(const OpCall& call) {
     case OpCode::binary_test: return fn_name(static_cast<BinaryFn>(call.attrs.fn));
     case OpCode::reduce: return fn_name(static_cast<ReduceFn>(call.attrs.fn));
     case OpCode::arg_reduce: return call.attrs.fn == 0 ? "argmax" : "argmin";
+    case OpCode::window_reduce: return std::string("window_") + fn_name(static_cast<ReduceFn>(call.attrs.fn));
+    case OpCode::window_scatter: return std::string("window_scatter_") + fn_name(static_cast<ReduceFn>(call.attrs.fn));
+    case OpCode::cumulative: return std::string("cumulative_") + fn_name(static_cast<ReduceFn>(call.attrs.fn));
     default: return op_name(call.code);
   }
 }

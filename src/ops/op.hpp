@@ -35,6 +35,24 @@ enum class OpCode : std::uint8_t {
   full,         // scalar
   random_uniform,  // key, scalar = low, scalar2 = high
   random_normal,   // key, scalar = mean, scalar2 = stddev
+  // ---- convolution and windows (the CNN path) ----
+  conv,            // (input, kernel) in canonical layouts [N, C, spatial...] / [O, I/groups, spatial...]
+                   // (permutations are applied by the front end as transposes); strides, pad_low/pad_high,
+                   // input_dilation, kernel_dilation, feature_groups, batch_groups
+  window_reduce,   // fn = ReduceFn (sum, product, max, min); window, strides, pad_low/pad_high,
+                   // window_dilation; padding takes the identity of fn
+  window_scatter,  // (x, source, init) fn = ReduceFn max/min: pooling's backward pass; window, strides,
+                   // pad_low/pad_high; source has the shape of window_reduce's output
+  // ---- indexing, sorting, scans ----
+  take,             // (x, indices) along axis: out = x.shape[:axis] + indices.shape + x.shape[axis+1:]
+  take_along_axis,  // (x, indices) along axis; indices broadcast-compatible with x except along axis
+  gather,           // (x, indices[..., k]) indexes the leading k axes (Nx gather)
+  indexed_add,      // (x, indices[n, k], updates[n, ...]); repeated indices accumulate in index order
+  indexed_put,      // (x, indices[n, k], updates[n, ...]); for repeated indices the last update wins
+  put_slice,        // (x, slice) at attrs.starts (clamped so the slice fits, as Nx)
+  sort,             // along axis; fn = 0 ascending, 1 descending; stable; NaN sorts last (ascending)
+  argsort,          // as sort, returns s64 indices
+  cumulative,       // fn = ReduceFn (sum, product, max, min) along axis; keep_axes = reverse
 };
 const char* op_name(OpCode code);
 
@@ -67,6 +85,9 @@ struct OpAttrs {
   Axes contract_a, batch_a, contract_b, batch_b;
   double scalar = 0.0, scalar2 = 0.0;
   Key key;
+  // conv and window ops
+  Shape window, input_dilation, kernel_dilation, window_dilation;
+  std::int64_t feature_groups = 1, batch_groups = 1;
 };
 
 struct OpCall {
