@@ -1,0 +1,52 @@
+// The per-epoch progress bar of nxv-train: one redrawn line on a terminal, plain lines in a log.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace nxv::io {
+
+struct Metric {
+  std::string name;  // "loss"
+  double value;
+};
+
+class ProgressBar {
+ public:
+  enum class Mode {
+    automatic,  // terminal if `out` is a terminal (isatty), else plain
+    terminal,   // redraw one line: label [=====>    ] step/total  loss 0.4200  1234 samples/s  ETA 0:12
+    plain,      // print a full line at every 10% of the steps and at the end, for logs and CI
+  };
+
+  ProgressBar(std::int64_t total_steps, std::string label, std::FILE* out = stdout, Mode mode = Mode::automatic);
+  ~ProgressBar();  // finishes the bar if finish() was not called
+  ProgressBar(const ProgressBar&) = delete;
+  ProgressBar& operator=(const ProgressBar&) = delete;
+
+  // Reports that `step` (1..total) steps are done. On a terminal the line is redrawn at most every 100 ms (and
+  // always at the last step), so calling this every step costs nothing measurable.
+  void update(std::int64_t step, const std::vector<Metric>& metrics, double samples_per_second);
+  // Draws the final state and ends the line; later calls do nothing.
+  void finish();
+
+ private:
+  std::string line(bool with_bar) const;
+  void draw();
+
+  std::int64_t total_;
+  std::string label_;
+  std::FILE* out_;
+  bool terminal_;
+  std::chrono::steady_clock::time_point start_, last_draw_;
+  std::int64_t step_ = 0;
+  std::int64_t next_plain_tenth_ = 1;  // plain mode prints when step reaches total * next_plain_tenth_ / 10
+  std::vector<Metric> metrics_;
+  double samples_per_second_ = 0;
+  std::int64_t printed_step_ = -1;  // the step the last drawn line showed
+  bool finished_ = false;
+};
+
+}  // namespace nxv::io
