@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "trace/tracer.hpp"
+
 namespace nxv {
 
 void check_defined(const Tensor& t, std::string_view op) {
@@ -34,9 +36,12 @@ Axes normalize_axes(const Axes& axes, int rank, std::string_view op, bool sort) 
 }
 
 Tensor apply(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) {
+  for (const Tensor& t : inputs) check_defined(t, op_name(call.code));
+  // Tracing: a call with a traced input is recorded by the innermost trace among its inputs, which captures
+  // the other inputs as constants; so concrete and traced tensors mix, and traces nest (src/trace/tracer.hpp).
+  if (Tracer* tracer = innermost_tracer(inputs)) return tracer->record(call, inputs, out);
   Backend* backend = nullptr;
   for (const Tensor& t : inputs) {
-    check_defined(t, op_name(call.code));
     if (!backend) backend = &t.backend();
     NXV_CHECK(&t.backend() == backend, describe(call), "inputs live on different backends (", backend->name(),
               " and ", t.backend().name(), "); move them to one with Tensor::to()");

@@ -1,6 +1,9 @@
 // Tensors, dtypes, promotion, broadcasting and printing (src/core), on the reference backend.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "nxv/ops.hpp"
 
 namespace nxv {

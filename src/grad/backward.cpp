@@ -1,0 +1,163 @@
+// Reverse mode over a traced graph, and nxv::value_and_grad built on it.
+//
+// value_and_grad traces the function, evaluates the graph on the actual inputs (keeping every node's value),
+// then walks the nodes in reverse, turning each node's cotangent into cotangents of its inputs with the
+// rule of its op (rules_*.cpp) and summing those of nodes used several times. Only nodes that both depend on
+// a differentiated input and reach the output take part (`needs` and the cotangents present), so unused
+// branches, constant data and integer computations cost nothing.
+#include "grad/rules.hpp"
+#include "nxv/grad.hpp"
+#include "trace/evaluate.hpp"
+#include "trace/tracer.hpp"
+
+namespace nxv {
+
+namespace {
+
+std::vector<Tensor> op_vjp(const rules::Vjp& v) {
+  switch (v.call.code) {
+    case OpCode::unary:
+    case OpCode::binary:
+    case OpCode::select:
+    case OpCode::clip:
+    case OpCode::cast: return rules::elementwise_vjp(v);
+    case OpCode::reduce: return rules::reduce_vjp(v);
+    case OpCode::reshape:
+    case OpCode::transpose:
+    case OpCode::broadcast:
+    case OpCode::slice:
+    case OpCode::pad:
+    case OpCode::concatenate:
+    case OpCode::reverse: return rules::movement_vjp(v);
+    case OpCode::dot: return rules::dot_vjp(v);
+    // pred/s64 results (never reached: backward only follows float nodes) and ops without inputs.
+    case OpCode::unary_test:
+    case OpCode::binary_test:
+    case OpCode::arg_reduce:
+    case OpCode::iota:
+    case OpCode::eye:
+    case OpCode::full:
+    case OpCode::random_uniform:
+    case OpCode::random_normal: return std::vector<Tensor>(v.x.size());
+    case OpCode::conv:
+    case OpCode::window_reduce:
+    case OpCode::window_scatter:
+    case OpCode::take:
+    case OpCode::take_along_axis:
+    case OpCode::gather:
+    case OpCode::indexed_add:
+    case OpCode::indexed_put:
+    case OpCode::put_slice:
+    case OpCode::sort:
+    case OpCode::argsort:
+    case OpCode::cumulative: break;
+  }
+  detail::fail("grad: no gradient rule for ", format_call(v.call), " yet (the CNN and indexing ops of issue 4)");
+}
+
+std::vector<Tensor> custom_vjp(const Node& node, std::span<const Tensor> inputs, const Tensor& y, const Tensor& g) {
+  std::vector<Tensor> cot = (*node.custom)(inputs, y, g);
+  NXV_CHECK(cot.size() == inputs.size(), "custom_grad", "the gradient rule returned ", cot.size(),
+            " cotangents for ", inputs.size(), " inputs");
+  for (std::size_t i = 0; i < cot.size(); ++i) {
+    if (!cot[i].defined() || !is_float(inputs[i].dtype())) continue;
+    NXV_CHECK(cot[i].shape() == inputs[i].shape(), "custom_grad", "the gradient rule returned ",
+              to_string(cot[i].type()), " for input ", i, " of type ", to_string(inputs[i].type()),
+              " (expected its shape)");
+    cot[i] = as_type(cot[i], inputs[i].dtype());
+  }
+  return cot;
+}
+
+// Whether each node's value depends on a differentiated parameter through float values (the only nodes
+// whose cotangents matter).
+std::vector<bool> needs_gradient(const Graph& graph, std::size_t num_wrt) {
+  std::vector<bool> needs(graph.nodes.size(), false);
+  for (std::size_t k = 0; k < num_wrt; ++k) needs[graph.parameters[k]] = true;
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node& n = graph.nodes[i];
+    if (n.kind != NodeKind::op && n.kind != NodeKind::custom_vjp) continue;
+    // A custom_vjp node's last input is the output it marks: its gradient comes from the rule instead.
+    const std::size_t operands = n.inputs.size() - (n.kind == NodeKind::custom_vjp ? 1 : 0);
+    bool any = false;
+    for (std::size_t k = 0; k < operands; ++k) any = any || needs[n.inputs[k]];
+    needs[i] = any && is_float(n.type.dtype);
+  }
+  return needs;
+}
+
+// The cotangents of the first `num_wrt` parameters, given every node's value and the output's cotangent.
+std::vector<Tensor> backward(const Graph& graph, const std::vector<Tensor>& values, const Tensor& seed,
+                             std::size_t num_wrt) {
+  const std::vector<bool> needs = needs_gradient(graph, num_wrt);
+  std::vector<Tensor> cot(graph.nodes.size());
+  const NodeId output = graph.outputs[0];
+  if (needs[output]) cot[output] = seed;
+  for (NodeId i = output; i >= 0; --i) {
+    const Node& n = graph.nodes[i];
+    if (!needs[i] || !cot[i].defined() || n.kind == NodeKind::parameter) continue;
+    std::vector<Tensor> x;
+    std::vector<bool> input_needs;
+    for (NodeId in : n.inputs) {
+      x.push_back(values[in]);
+      input_needs.push_back(needs[in]);
+    }
+    std::vector<Tensor> contributions;
+    if (n.kind == NodeKind::custom_vjp) {
+      x.pop_back();
+      contributions = custom_vjp(n, x, values[i], cot[i]);
+    } else {
+      contributions = op_vjp(rules::Vjp{n.call, x, values[i], cot[i], input_needs});
+    }
+    for (std::size_t k = 0; k < contributions.size(); ++k) {
+      const NodeId in = n.inputs[k];
+      if (!needs[in] || !contributions[k].defined()) continue;
+      NXV_CHECK(contributions[k].type() == graph.nodes[in].type, "grad", "the rule of ", format_call(n.call),
+                " gave a cotangent of ", to_string(contributions[k].type()), " for its input ", k, " of type ",
+                to_string(graph.nodes[in].type));
+      cot[in] = cot[in].defined() ? add(cot[in], contributions[k]) : contributions[k];
+    }
+    cot[i] = Tensor();  // consumed: release it early
+  }
+  std::vector<Tensor> grads;
+  for (std::size_t k = 0; k < num_wrt; ++k) grads.push_back(cot[graph.parameters[k]]);
+  return grads;
+}
+
+}  // namespace
+
+namespace detail {
+
+ValueAndGrad value_and_grad(std::span<const Tensor> wrt, std::span<const Tensor> rest, const ScalarFn& fn) {
+  NXV_CHECK(!wrt.empty(), "grad", "the first argument holds no tensors to differentiate with respect to");
+  for (std::size_t i = 0; i < wrt.size(); ++i) {
+    NXV_CHECK(wrt[i].defined(), "grad", "tensor ", i, " of the first argument is undefined (default-constructed)");
+    NXV_CHECK(is_float(wrt[i].dtype()), "grad", "can only differentiate with respect to float tensors, but tensor ",
+              i, " of the first argument is ", to_string(wrt[i].type()),
+              " (convert it with as_type, or pass integer data as a later argument)");
+  }
+  std::vector<Tensor> inputs(wrt.begin(), wrt.end());
+  inputs.insert(inputs.end(), rest.begin(), rest.end());
+  Graph graph;
+  {
+    TraceScope scope;
+    std::vector<Tensor> params;
+    for (const Tensor& t : inputs) params.push_back(scope.tracer().parameter(t));
+    const std::span<const Tensor> all(params);
+    const Tensor out = fn(all.first(wrt.size()), all.subspan(wrt.size()));
+    NXV_CHECK(out.defined(), "grad", "the function returned an undefined (default-constructed) tensor");
+    NXV_CHECK(out.rank() == 0 && is_float(out.dtype()), "grad",
+              "the function must return a float scalar (rank 0) to be differentiated, got ", to_string(out.type()),
+              " (reduce it, e.g. with sum or mean)");
+    graph = scope.tracer().finish({&out, 1});
+  }
+  const std::vector<Tensor> values = evaluate_all(graph, inputs);
+  const Tensor value = values[graph.outputs[0]];
+  std::vector<Tensor> grads = backward(graph, values, scalar(1.0, value.dtype(), value.backend()), wrt.size());
+  for (std::size_t k = 0; k < grads.size(); ++k)
+    if (!grads[k].defined()) grads[k] = zeros(wrt[k].shape(), wrt[k].dtype(), wrt[k].backend());
+  return {value, std::move(grads)};
+}
+
+}  // namespace detail
+}  // namespace nxv

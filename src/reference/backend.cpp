@@ -1,0 +1,100 @@
+// ReferenceBackend: tensors as host byte arrays and every op as a plain C++ loop (the kernels in this folder).
+// It is the oracle the Vulkan backend is checked against, so it favours obviously-correct over fast.
+#include <algorithm>
+#include <memory>
+
+#include "nxv/backend.hpp"
+#include "reference/kernels.hpp"
+
+namespace nxv {
+namespace reference {
+namespace {
+
+std::size_t byte_size(const TensorType& type) {
+  return static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype);
+}
+
+const HostStorage& host_storage(const Tensor& t) {
+  const auto* storage = dynamic_cast<const HostStorage*>(t.storage().get());
+  NXV_CHECK(storage != nullptr, "reference", "a ", to_string(t.type()), " tensor on the '", t.backend().name(),
+            "' backend was given to the reference backend (move it with Tensor::to first)");
+  NXV_CHECK(storage->bytes.size() >= byte_size(t.type()), "reference", "storage of ", storage->bytes.size(),
+            " bytes is too small for ", to_string(t.type()));
+  return *storage;
+}
+
+class ReferenceBackend final : public Backend {
+ public:
+  std::string_view name() const override { return "reference"; }
+
+  std::shared_ptr<Storage> upload(std::span<const std::byte> bytes, const TensorType& type) override {
+    NXV_CHECK(bytes.size() == byte_size(type), "reference upload", "got ", bytes.size(), " bytes for ",
+              to_string(type), ", expected ", byte_size(type));
+    auto storage = std::make_shared<HostStorage>();
+    storage->bytes.assign(bytes.begin(), bytes.end());
+    return storage;
+  }
+
+  void download(const Tensor& t, std::span<std::byte> dst) override {
+    NXV_CHECK(dst.size() == byte_size(t.type()), "reference download", "destination of ", dst.size(),
+              " bytes for ", to_string(t.type()), ", expected ", byte_size(t.type()));
+    const HostStorage& storage = host_storage(t);
+    std::copy_n(storage.bytes.begin(), dst.size(), dst.begin());
+  }
+
+  // The one switch over OpCode. No `default:`, so -Wswitch names any OpCode added without a case here.
+  std::shared_ptr<Storage> execute(const OpCall& call, Inputs in, const TensorType& out) override {
+    const OpAttrs& a = call.attrs;
+    auto arg = [&](std::size_t i) -> const Tensor& {
+      NXV_CHECK(i < in.size(), describe(call), "the reference backend expects at least ", i + 1, " inputs, got ",
+                in.size());
+      return in[i];
+    };
+    std::shared_ptr<HostStorage> result;
+    auto dst = [&] {  // the result's bytes, for the kernel to fill
+      result = std::make_shared<HostStorage>();
+      result->bytes.resize(byte_size(out));
+      return result->bytes.data();
+    };
+    switch (call.code) {
+      case OpCode::unary: unary(a, arg(0), out, dst()); break;
+      case OpCode::unary_test: unary_test(a, arg(0), out, dst()); break;
+      case OpCode::binary: binary(a, arg(0), arg(1), out, dst()); break;
+      case OpCode::binary_test: binary_test(a, arg(0), arg(1), out, dst()); break;
+      case OpCode::select: select(arg(0), arg(1), arg(2), out, dst()); break;
+      case OpCode::clip: clip(arg(0), arg(1), arg(2), out, dst()); break;
+      case OpCode::cast: cast(arg(0), out, dst()); break;
+      case OpCode::reduce: reduce(a, arg(0), out, dst()); break;
+      case OpCode::arg_reduce: arg_reduce(a, arg(0), out, dst()); break;
+      case OpCode::reshape: return arg(0).storage();  // a view: the input's row-major bytes are the result's
+      case OpCode::transpose: transpose(a, arg(0), out, dst()); break;
+      case OpCode::broadcast: broadcast(a, arg(0), out, dst()); break;
+      case OpCode::slice: slice(a, arg(0), out, dst()); break;
+      case OpCode::pad: pad(a, arg(0), out, dst()); break;
+      case OpCode::concatenate: concatenate(a, in, out, dst()); break;
+      case OpCode::reverse: reverse(a, arg(0), out, dst()); break;
+      case OpCode::dot: dot(a, arg(0), arg(1), out, dst()); break;
+      case OpCode::iota: iota(a, out, dst()); break;
+      case OpCode::eye: eye(out, dst()); break;
+      case OpCode::full: full(a, out, dst()); break;
+      case OpCode::random_uniform: random_uniform(a, out, dst()); break;
+      case OpCode::random_normal: random_normal(a, out, dst()); break;
+    }
+    NXV_CHECK(result != nullptr, describe(call), "the reference backend has no kernel for op code ",
+              static_cast<int>(call.code));
+    return result;
+  }
+};
+
+}  // namespace
+
+const std::byte* host_bytes(const Tensor& t) { return host_storage(t).bytes.data(); }
+
+}  // namespace reference
+
+Backend& reference_backend() {
+  static reference::ReferenceBackend backend;
+  return backend;
+}
+
+}  // namespace nxv

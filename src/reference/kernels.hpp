@@ -1,0 +1,57 @@
+// The reference (CPU) kernels: one function per kernel family, called from ReferenceBackend::execute's switch.
+//
+// Inputs arrive validated and typed by the front end (src/ops): kernels only compute. Each kernel writes the
+// row-major elements of a result of type `out` into `dst`, which holds exactly that many bytes.
+#pragma once
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "nxv/tensor.hpp"
+#include "ops/op.hpp"
+
+namespace nxv::reference {
+
+// A tensor's elements in host memory, row-major.
+struct HostStorage : Storage {
+  std::vector<std::byte> bytes;
+};
+
+// The element bytes of `t`; throws nxv::Error when `t` is not on the reference backend.
+const std::byte* host_bytes(const Tensor& t);
+
+using Inputs = std::span<const Tensor>;
+
+// elementwise.cpp (inputs broadcast to out.shape)
+void unary(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void unary_test(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void binary(const OpAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst);
+void binary_test(const OpAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst);
+void select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false, const TensorType& out,
+            std::byte* dst);
+void clip(const Tensor& x, const Tensor& low, const Tensor& high, const TensorType& out, std::byte* dst);
+void cast(const Tensor& x, const TensorType& out, std::byte* dst);
+
+// reduce.cpp
+void reduce(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void arg_reduce(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+
+// movement.cpp
+void transpose(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void broadcast(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void slice(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void pad(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void concatenate(const OpAttrs& attrs, Inputs xs, const TensorType& out, std::byte* dst);
+void reverse(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+
+// dot.cpp
+void dot(const OpAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst);
+
+// creation.cpp
+void iota(const OpAttrs& attrs, const TensorType& out, std::byte* dst);
+void eye(const TensorType& out, std::byte* dst);
+void full(const OpAttrs& attrs, const TensorType& out, std::byte* dst);
+void random_uniform(const OpAttrs& attrs, const TensorType& out, std::byte* dst);
+void random_normal(const OpAttrs& attrs, const TensorType& out, std::byte* dst);
+
+}  // namespace nxv::reference
