@@ -1,0 +1,78 @@
+// Command recording and submission: dispatches and copies go into a pending command buffer, with a barrier only
+// where a buffer hazard needs one, and are submitted in batches of NXV_BATCH_MAX dispatches.
+//
+// Barriers: each buffer remembers the barrier epoch of its last read and last write (HazardState). A command
+// that reads a buffer written in the current epoch (RAW), or writes one read or written in it (WAR, WAW),
+// first records one global vk::MemoryBarrier (compute|transfer -> compute|transfer) and starts a new epoch.
+// Epochs run on across batches, since a barrier also orders against earlier submissions on the queue.
+// That costs O(1) per binding and no per-batch sets; independent dispatches record no barrier at all.
+//
+// Submission: a ring of kSlots command buffers and fences. A full batch is submitted without waiting; its slot
+// is waited on (one fence wait per batch) when the ring comes round to it, or when a download or flush needs
+// it. Each slot holds a reference to every buffer its commands use, dropped when its fence has signalled, so
+// a buffer freed by the program while its work is pending returns to the cache only afterwards.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "vulkan/context.hpp"
+#include "vulkan/memory.hpp"
+#include "vulkan/pipelines.hpp"
+
+namespace nxv::vulkan {
+
+class CommandStream {
+ public:
+  CommandStream(const Context& context, std::uint32_t max_bindings, std::uint32_t push_constant_bytes);
+  ~CommandStream();  // waits for every submitted batch
+  CommandStream(const CommandStream&) = delete;
+  CommandStream& operator=(const CommandStream&) = delete;
+
+  void dispatch(const Pipeline& pipeline, std::span<const Binding> bindings, std::span<const std::byte> push,
+                std::uint32_t groups_x, std::uint32_t groups_y, std::uint32_t groups_z);
+  // Copies from a host-visible staging buffer into a device buffer (an upload).
+  void copy_in(vk::Buffer src, std::size_t src_offset, const BufferPtr& dst, std::size_t dst_offset,
+               std::size_t bytes);
+  // Copies from a device buffer into a host-visible readback buffer (a download).
+  void copy_out(const BufferPtr& src, std::size_t src_offset, vk::Buffer dst, std::size_t bytes);
+
+  // Submits the recording batch, if it holds any command; does not wait.
+  void submit();
+  // Waits until batch `serial` has completed, submitting it first if it is the one still recording.
+  void wait_for(std::uint64_t serial);
+  // Submits and waits for everything.
+  void finish() { wait_for(recording_serial_); }
+
+  std::uint64_t recording_serial() const { return recording_serial_; }
+  std::uint64_t completed_serial() const { return completed_serial_; }
+
+ private:
+  static constexpr std::size_t kSlots = 3;
+  struct Slot {
+    vk::raii::CommandBuffer commands{nullptr};
+    vk::raii::Fence fence{nullptr};
+    std::vector<BufferPtr> references;
+    std::uint64_t serial = 0;
+    bool in_flight = false;
+  };
+
+  vk::raii::CommandBuffer& begin();  // the recording command buffer, begun if needed
+  void barrier();
+  void reference(const BufferPtr& buffer, DeviceBuffer& device_buffer);
+  void retire(Slot& slot);  // waits for its fence and drops its references
+
+  const Context& context_;
+  std::uint32_t max_bindings_, push_constant_bytes_;
+  vk::raii::CommandPool pool_{nullptr};
+  std::array<Slot, kSlots> slots_;
+  std::size_t current_ = 0;      // the slot being recorded into
+  bool recording_ = false;       // slots_[current_] has begun
+  std::uint32_t pending_dispatches_ = 0;
+  vk::Pipeline bound_pipeline_;  // in the recording command buffer
+  std::uint64_t epoch_ = 1;      // barrier epoch (HazardState's 0 means "never")
+  std::uint64_t recording_serial_ = 1, completed_serial_ = 0;
+};
+
+}  // namespace nxv::vulkan

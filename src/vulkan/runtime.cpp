@@ -1,0 +1,260 @@
+// The Runtime the kernels use (runtime.hpp) and the device/counter/memory functions of nxv/vulkan.hpp.
+// Transfers: on unified memory (lavapipe, integrated GPUs) buffers are mapped and uploads/downloads are memcpy;
+// elsewhere uploads go through the staging ring as copies recorded into the pending batch, and downloads are
+// copied into a readback buffer, submitted and waited for.
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "nxv/error.hpp"
+#include "vulkan/batch.hpp"
+#include "vulkan/context.hpp"
+#include "vulkan/counters.hpp"
+#include "vulkan/diagnostics.hpp"
+#include "vulkan/memory.hpp"
+#include "vulkan/pipelines.hpp"
+#include "vulkan/staging.hpp"
+
+namespace nxv::vulkan {
+namespace {
+
+// Large enough that a batch's uploads rarely fill it, small enough to be a fixed cost on any GPU.
+constexpr std::size_t kStagingBytes = 32 << 20;
+constexpr std::size_t kReadbackBytes = 16 << 20;
+
+DeviceBuffer& device_buffer(const BufferPtr& buffer, const char* op) {
+  if (buffer == nullptr) detail::fail("vulkan ", op, ": got a null buffer");
+  return static_cast<DeviceBuffer&>(*buffer);  // the allocator makes every Buffer
+}
+
+class RuntimeImpl final : public Runtime {
+ public:
+  explicit RuntimeImpl(const RuntimeOptions& options)
+      : context_(std::make_shared<Context>()),
+        allocator_(std::make_shared<Allocator>(context_, has_unified_memory(*context_) && !options.force_staging,
+                                               options.simulated_memory_limit)),
+        pipelines_(*context_),
+        stream_(*context_, pipelines_.max_bindings(), pipelines_.push_constant_bytes()) {}
+
+  const DeviceFeatures& features() const override { return context_->features; }
+
+  BufferPtr allocate(std::size_t bytes) override {
+    if (auto buffer = allocator_->try_allocate(bytes)) return buffer;
+    {
+      std::lock_guard lock(mutex_);
+      finish_locked();  // pending batches may hold buffers the program has already dropped
+    }
+    allocator_->release_cached();
+    if (auto buffer = allocator_->try_allocate(bytes)) return buffer;
+    const MemoryStats s = allocator_->stats();
+    detail::fail("vulkan: out of device memory allocating ", bytes, " bytes (in use: ", s.bytes_in_use,
+                 ", cached: ", s.bytes_cached, ")");
+  }
+
+  void upload(const BufferPtr& dst, std::span<const std::byte> src) override {
+    DeviceBuffer& b = device_buffer(dst, "upload");
+    if (src.size() > b.size())
+      detail::fail("vulkan upload: got ", src.size(), " bytes for a buffer of ", b.size(), " bytes");
+    if (src.empty()) return;
+    if (b.mapped()) {
+      {
+        std::lock_guard lock(mutex_);
+        // Only fresh buffers are uploaded into; should pending work still use this one, wait rather than race.
+        if (b.hazards.ref_serial > stream_.completed_serial()) stream_.wait_for(b.hazards.ref_serial);
+      }
+      std::memcpy(b.mapped(), src.data(), src.size());
+    } else {
+      std::lock_guard lock(mutex_);
+      upload_staged(dst, src);
+    }
+    count(counter_state().bytes_uploaded, src.size());
+  }
+
+  void download(const BufferPtr& src, std::span<std::byte> dst) override {
+    DeviceBuffer& b = device_buffer(src, "download");
+    if (dst.size() > b.size())
+      detail::fail("vulkan download: asked for ", dst.size(), " bytes of a buffer of ", b.size(), " bytes");
+    if (dst.empty()) return;
+    if (b.mapped()) {
+      {
+        std::lock_guard lock(mutex_);
+        if (b.hazards.write_serial > stream_.completed_serial()) stream_.wait_for(b.hazards.write_serial);
+      }
+      std::memcpy(dst.data(), b.mapped(), dst.size());
+    } else {
+      std::lock_guard lock(mutex_);
+      download_staged(src, dst);
+    }
+    count(counter_state().bytes_downloaded, dst.size());
+  }
+
+  const Pipeline* pipeline(std::string_view shader, std::span<const std::int32_t> specialization) override {
+    std::lock_guard lock(mutex_);
+    return pipelines_.get(shader, specialization);
+  }
+
+  void dispatch(const Pipeline* pipeline, std::initializer_list<Binding> bindings, std::span<const std::byte> push,
+                std::uint32_t groups_x, std::uint32_t groups_y, std::uint32_t groups_z) override {
+    if (pipeline == nullptr) detail::fail("vulkan dispatch: got a null pipeline");
+    std::lock_guard lock(mutex_);
+    stream_.dispatch(*pipeline, std::span<const Binding>(bindings.begin(), bindings.size()), push, groups_x,
+                     groups_y, groups_z);
+  }
+
+  void flush() override {
+    std::lock_guard lock(mutex_);
+    finish_locked();
+  }
+
+  MemoryStats memory_stats() const { return allocator_->stats(); }
+  bool maps_device_memory() const { return allocator_->mapped(); }
+
+  // At exit, buffers held by static objects may outlive the runtime; their memory and the device must then never
+  // be freed, since that would happen after the driver's own exit handlers. Leaking them is what exit does anyway.
+  void keep_device_for_surviving_buffers() {
+    flush();
+    if (allocator_.use_count() > 1) new std::shared_ptr<Allocator>(allocator_);
+  }
+
+  void release_cached() {
+    flush();  // so that buffers dropped while their work was pending are cached, and freed, too
+    allocator_->release_cached();
+  }
+
+ private:
+  void finish_locked() {
+    stream_.finish();
+    if (staging_) staging_->release(stream_.completed_serial());
+  }
+
+  // Through the staging ring in pieces of at most its capacity; waits only when the ring is full.
+  void upload_staged(const BufferPtr& dst, std::span<const std::byte> src) {
+    if (!staging_) staging_ = std::make_unique<StagingRing>(*allocator_, kStagingBytes);
+    for (std::size_t done = 0; done < src.size();) {
+      const std::size_t n = std::min(src.size() - done, staging_->capacity());
+      staging_->release(stream_.completed_serial());
+      auto region = staging_->reserve(n, stream_.recording_serial());
+      if (!region) {
+        finish_locked();
+        region = staging_->reserve(n, stream_.recording_serial());
+      }
+      std::memcpy(region->data, src.data() + done, n);
+      stream_.copy_in(region->buffer, region->offset, dst, done, n);
+      done += n;
+    }
+  }
+
+  // Each piece is recorded after the pending work (the batch orders it), submitted and waited for.
+  void download_staged(const BufferPtr& src, std::span<std::byte> dst) {
+    if (!readback_) readback_ = allocator_->allocate_host_block(kReadbackBytes, true);
+    for (std::size_t done = 0; done < dst.size();) {
+      const std::size_t n = std::min(dst.size() - done, kReadbackBytes);
+      stream_.copy_out(src, done, *readback_->buffer, n);
+      finish_locked();
+      std::memcpy(dst.data() + done, readback_->mapped, n);
+      done += n;
+    }
+  }
+
+  // Declaration order is destruction order reversed: the stream waits for in-flight work before the pipelines,
+  // transfer buffers and allocator go.
+  std::shared_ptr<Context> context_;
+  std::shared_ptr<Allocator> allocator_;  // buffers share it, so it outlives the runtime if they do
+  std::unique_ptr<StagingRing> staging_;
+  std::unique_ptr<Block> readback_;
+  PipelineCache pipelines_;
+  CommandStream stream_;
+  std::mutex mutex_;  // one lock around pipelines, recording and submission
+};
+
+std::unique_ptr<RuntimeImpl> create_runtime(const RuntimeOptions& options) {
+  try {
+    return std::make_unique<RuntimeImpl>(options);
+  } catch (const vk::SystemError& e) {
+    detail::fail("vulkan: cannot start the runtime: ", e.what());
+  }
+}
+
+// The default runtime: created on first use, shut down by an exit handler. The handler is registered after the
+// device exists, so it runs before the exit handlers the driver registered while creating it (they run in
+// reverse order); destroying the device after those crashed the NVIDIA driver (580) at exit.
+std::mutex g_create_mutex;
+std::atomic<RuntimeImpl*> g_runtime{nullptr};
+std::unique_ptr<RuntimeImpl>& default_runtime() {
+  static auto* holder = new std::unique_ptr<RuntimeImpl>;  // outlives static destructors, which may still use it
+  return *holder;
+}
+
+void shut_down_default_runtime() {
+  std::lock_guard lock(g_create_mutex);
+  g_runtime.store(nullptr);
+  if (auto& r = default_runtime()) {
+    try {
+      r->keep_device_for_surviving_buffers();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nxv: vulkan work failed at exit: %s\n", e.what());
+    }
+    r.reset();
+  }
+}
+
+}  // namespace
+
+Runtime& runtime() {
+  if (RuntimeImpl* r = g_runtime.load(std::memory_order_acquire)) return *r;
+  std::lock_guard lock(g_create_mutex);
+  auto& r = default_runtime();
+  if (!r) {
+    r = create_runtime(RuntimeOptions{});
+    std::atexit(shut_down_default_runtime);
+    g_runtime.store(r.get(), std::memory_order_release);
+  }
+  return *r;
+}
+
+bool available() {
+  static std::atomic<bool> failed{false};
+  if (g_runtime.load(std::memory_order_acquire) != nullptr) return true;
+  if (failed.load()) return false;
+  try {
+    runtime();
+    return true;
+  } catch (const std::exception&) {
+    failed.store(true);
+    return false;
+  }
+}
+
+void flush() {
+  if (RuntimeImpl* r = g_runtime.load(std::memory_order_acquire)) r->flush();
+}
+
+Counters counters() {
+  const AtomicCounters& c = counter_state();
+  return Counters{.dispatches = c.dispatches.load(), .submits = c.submits.load(), .fence_waits = c.fence_waits.load(),
+                  .barriers = c.barriers.load(), .bytes_uploaded = c.bytes_uploaded.load(),
+                  .bytes_downloaded = c.bytes_downloaded.load(), .pipelines_created = c.pipelines_created.load()};
+}
+
+MemoryStats memory_stats() {
+  RuntimeImpl* r = g_runtime.load(std::memory_order_acquire);
+  return r ? r->memory_stats() : MemoryStats{};
+}
+
+void release_cached_memory() {
+  if (RuntimeImpl* r = g_runtime.load(std::memory_order_acquire)) r->release_cached();
+}
+
+std::unique_ptr<Runtime> make_runtime(const RuntimeOptions& options) { return create_runtime(options); }
+
+MemoryStats memory_stats(const Runtime& runtime) { return static_cast<const RuntimeImpl&>(runtime).memory_stats(); }
+
+bool maps_device_memory(const Runtime& runtime) {
+  return static_cast<const RuntimeImpl&>(runtime).maps_device_memory();
+}
+
+void release_cached_memory(Runtime& runtime) { static_cast<RuntimeImpl&>(runtime).release_cached(); }
+
+}  // namespace nxv::vulkan

@@ -1,0 +1,157 @@
+// nxv-info: every Vulkan device, what it supports, whether nx_vulkan can use it, and which one it would pick.
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "nxv/error.hpp"
+#include "nxv/vulkan.hpp"
+
+namespace {
+
+using nxv::vulkan::DeviceDescription;
+
+const char* kUsage =
+    "usage: nxv-info [--help] [--json]\n"
+    "Lists the Vulkan devices nx_vulkan can see, their features and limits, whether each is usable, and the one\n"
+    "the library picks (NXV_DEVICE=<index or name substring> overrides the choice).\n"
+    "  --json   print the same as one JSON object\n";
+
+std::string api_version(std::uint32_t v) {
+  return std::to_string(v >> 22 & 0x7f) + "." + std::to_string(v >> 12 & 0x3ff) + "." + std::to_string(v & 0xfff);
+}
+
+// Driver versions are vendor-encoded: NVIDIA packs 10.8.8.6 bits; Mesa and most others use the API encoding.
+std::string driver_version(const DeviceDescription& d) {
+  const std::uint32_t v = d.driver_version;
+  if (d.vendor_id == 0x10de)
+    return std::to_string(v >> 22) + "." + std::to_string(v >> 14 & 0xff) + "." + std::to_string(v >> 6 & 0xff) +
+           "." + std::to_string(v & 0x3f);
+  return api_version(v);
+}
+
+std::string bytes(std::uint64_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(n);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) value /= 1024, ++unit;
+  char text[32];
+  std::snprintf(text, sizeof text, value == static_cast<std::uint64_t>(value) ? "%.0f %s" : "%.2f %s", value,
+                units[unit]);
+  return text;
+}
+
+std::string gib(std::uint64_t n) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(n) / (1ull << 30));
+  return text;
+}
+
+const char* yes(bool b) { return b ? "yes" : "no"; }
+
+void print_text(const std::vector<DeviceDescription>& devices, int picked, const std::string& reason) {
+  std::cout << "Vulkan devices: " << devices.size() << "\n";
+  for (const auto& d : devices) {
+    std::cout << "\n[" << d.index << "] " << d.name << (d.index == picked ? "   <- picked" : "") << "\n";
+    std::cout << "  type                " << d.type << "\n";
+    std::cout << "  driver              " << d.driver_name << (d.driver_info.empty() ? "" : " (" + d.driver_info + ")")
+              << ", version " << driver_version(d) << "\n";
+    std::cout << "  Vulkan API          " << api_version(d.api_version) << "\n";
+    for (std::size_t h = 0; h < d.heap_sizes.size(); ++h)
+      std::cout << "  memory heap " << h << "       " << gib(d.heap_sizes[h])
+                << (d.heap_device_local[h] ? ", device-local" : "") << "\n";
+    std::cout << "  subgroup size       " << d.subgroup_size << "\n";
+    std::cout << "  shader types        f64 " << yes(d.float64) << ", int64 " << yes(d.int64) << ", f16 "
+              << yes(d.float16) << ", int8 " << yes(d.int8) << " (8-bit storage " << yes(d.storage8) << ")\n";
+    std::cout << "  push descriptors    " << yes(d.push_descriptors) << "\n";
+    std::cout << "  limits              workgroup invocations " << d.max_workgroup_invocations
+              << ", workgroup count x " << d.max_workgroup_count_x << ",\n"
+              << "                      shared memory " << bytes(d.max_shared_memory) << ", push constants "
+              << bytes(d.max_push_constants) << ",\n"
+              << "                      storage buffer range " << bytes(d.max_storage_buffer_range)
+              << ", allocation size " << bytes(d.max_allocation_size) << "\n";
+    std::cout << "  usable              " << (d.usable ? "yes" : "no: " + d.unusable_reason) << "\n";
+  }
+  if (picked >= 0)
+    std::cout << "\nnx_vulkan picks device " << picked << ": " << reason << "\n";
+  else
+    std::cout << "\nnx_vulkan picks no device: " << reason << "\n";
+}
+
+std::string json_string(const std::string& s) {
+  std::ostringstream out;
+  out << '"';
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\')
+      out << '\\' << c;
+    else if (c < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out << escaped;
+    } else {
+      out << c;
+    }
+  }
+  out << '"';
+  return out.str();
+}
+
+void print_json(const std::vector<DeviceDescription>& devices, int picked, const std::string& reason) {
+  std::cout << "{\"devices\": [";
+  for (const auto& d : devices) {
+    std::cout << (d.index ? "," : "") << "\n  {\"index\": " << d.index << ", \"name\": " << json_string(d.name)
+              << ", \"type\": " << json_string(d.type) << ", \"driver_name\": " << json_string(d.driver_name)
+              << ", \"driver_info\": " << json_string(d.driver_info)
+              << ", \"api_version\": " << json_string(api_version(d.api_version))
+              << ", \"driver_version\": " << json_string(driver_version(d)) << ", \"vendor_id\": " << d.vendor_id
+              << ", \"device_id\": " << d.device_id << ", \"heaps\": [";
+    for (std::size_t h = 0; h < d.heap_sizes.size(); ++h)
+      std::cout << (h ? ", " : "") << "{\"bytes\": " << d.heap_sizes[h]
+                << ", \"device_local\": " << (d.heap_device_local[h] ? "true" : "false") << "}";
+    const auto b = [](bool v) { return v ? "true" : "false"; };
+    std::cout << "], \"subgroup_size\": " << d.subgroup_size << ", \"float64\": " << b(d.float64)
+              << ", \"int64\": " << b(d.int64) << ", \"float16\": " << b(d.float16) << ", \"int8\": " << b(d.int8)
+              << ", \"storage8\": " << b(d.storage8) << ", \"push_descriptors\": " << b(d.push_descriptors)
+              << ", \"max_workgroup_invocations\": " << d.max_workgroup_invocations
+              << ", \"max_workgroup_count_x\": " << d.max_workgroup_count_x
+              << ", \"max_shared_memory\": " << d.max_shared_memory
+              << ", \"max_push_constants\": " << d.max_push_constants
+              << ", \"max_storage_buffer_range\": " << d.max_storage_buffer_range
+              << ", \"max_allocation_size\": " << d.max_allocation_size << ", \"usable\": " << b(d.usable)
+              << ", \"unusable_reason\": " << json_string(d.unusable_reason) << "}";
+  }
+  std::cout << "\n], \"picked\": " << picked << ", \"reason\": " << json_string(reason) << "}\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (std::strcmp(argv[i], "--json") != 0) {
+      std::cerr << "nxv-info: unknown argument '" << argv[i] << "'\n" << kUsage;
+      return 2;
+    }
+    json = true;
+  }
+  const auto devices = nxv::vulkan::list_devices();
+  if (devices.empty()) {
+    std::cerr << "nxv-info: no Vulkan device found: either no Vulkan loader (libvulkan1) or no driver "
+                 "(e.g. mesa-vulkan-drivers for lavapipe, or the GPU vendor's driver) is installed.\n";
+    return 1;
+  }
+  std::string reason;
+  int picked = -1;
+  try {
+    picked = nxv::vulkan::pick_device(&reason);
+  } catch (const nxv::Error& e) {
+    reason = e.what();
+  }
+  json ? print_json(devices, picked, reason) : print_text(devices, picked, reason);
+  return 0;
+}
