@@ -1,0 +1,56 @@
+// Host fallback: an op the Vulkan backend cannot run natively is run on the CPU reference backend through one
+// choke point (src/vulkan/fallback.cpp), and every such event is counted here -- never silent.
+//
+// Events are named "<op>:<dtype>" (e.g. "binary(pow):f64", "as_type:f32->s32"): the op as nxv::describe()
+// gives it and its first input's dtype (the output's for ops without inputs).
+// NXV_FALLBACK=allow (default) | warn (one line per event on stderr) | error (nxv::Error naming the op, its
+// input shapes and dtypes) sets the initial mode.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace nxv {
+enum class OpCode : std::uint8_t;  // src/ops/op.hpp
+}
+
+namespace nxv::fallback {
+
+using Counts = std::map<std::string, std::uint64_t>;
+
+// Every fallback event of the process so far, by name.
+Counts totals();
+
+// The events `fn` caused (a difference of totals(), so events of other threads running meanwhile count too).
+template <class F>
+Counts count(F&& fn) {
+  const Counts before = totals();
+  std::forward<F>(fn)();
+  Counts caused;
+  for (const auto& [name, n] : totals()) {
+    const auto it = before.find(name);
+    const std::uint64_t delta = n - (it == before.end() ? 0 : it->second);
+    if (delta != 0) caused[name] = delta;
+  }
+  return caused;
+}
+
+template <class F>
+std::uint64_t count_total(F&& fn) {
+  std::uint64_t n = 0;
+  for (const auto& entry : count(std::forward<F>(fn))) n += entry.second;
+  return n;
+}
+
+enum class Mode { allow, warn, error };
+Mode mode();  // NXV_FALLBACK when first asked, then whatever set_mode() said
+void set_mode(Mode m);
+
+// For tests of the choke point itself: calls of `code`, or whose event name starts with `name_prefix`, take the
+// fallback even where a native kernel exists, until clear_forced_for_testing().
+void force_for_testing(OpCode code);
+void force_for_testing(const std::string& name_prefix);
+void clear_forced_for_testing();
+
+}  // namespace nxv::fallback

@@ -1,0 +1,42 @@
+// OpCode::cast from A to OUT (one variant per (source, destination) pair, kernels.cmake).
+// float→int truncates toward zero with NaN→0 and saturation (GLSL leaves out-of-range conversions undefined,
+// so they are clamped here first); int→float and f64→f32 round to nearest even (Vulkan's correctly rounded
+// conversions); int→int wraps; anything→pred is x != 0 (NaN → 1); pred→anything converts its byte (0/1).
+// The rules are reference/dtype_dispatch.hpp's convert() and to_pred().
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "lib/common.glsl"
+
+layout(local_size_x = NXV_GROUP_SIZE) in;
+layout(std430, binding = 0) readonly buffer In { A_STORE x_data[]; };
+layout(std430, binding = 1) writeonly buffer Out { OUT_STORE y_data[]; };
+layout(push_constant) uniform Push { uint count; } pc;
+
+OUT_T convert(A_T x) {
+#if defined(OUT_PRED)
+  return nxv_nonzero(x);
+#elif defined(A_IS_FLOAT) && defined(OUT_S32)
+  if (isnan(x)) return 0;
+  if (x >= A_T(2147483648.0)) return 2147483647;
+  if (x <= A_T(-2147483648.0)) return int(0x80000000u);
+  return int(x);
+#elif defined(A_IS_FLOAT) && defined(OUT_S64)
+  if (isnan(x)) return int64_t(0);
+  if (x >= A_T(9223372036854775808.0)) return int64_t(0x7fffffffffffffffl);
+  if (x <= A_T(-9223372036854775808.0)) return int64_t(0x8000000000000000ul);
+  return int64_t(x);
+#elif defined(A_IS_FLOAT) && defined(OUT_U8)
+  if (isnan(x) || x <= A_T(0.0)) return 0u;
+  if (x >= A_T(255.0)) return 255u;
+  return uint(x);
+#else
+  // int→int (wraps: the store truncates to OUT_STORE), int→float and float→float.
+  return OUT_T(x);
+#endif
+}
+
+void main() {
+  uint i = nxv_linear_index();
+  if (i >= pc.count) return;
+  y_data[i] = OUT_STORE(convert(A_T(x_data[i])));
+}

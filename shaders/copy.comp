@@ -1,0 +1,44 @@
+// The strided copy behind every movement op (transpose, broadcast, slice, pad, concatenate, reverse) and behind
+// materialising an operand: iterates an index space of rank <= 8 (row-major) and moves element
+// in[in_offset + sum c_d * in_stride_d] to out[out_offset + sum c_d * out_stride_d]. Strides are signed
+// (reverse walks backwards). Byte moves only: one variant per element size (ELEM_1, ELEM_4, ELEM_8).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "lib/common.glsl"
+
+#if defined(ELEM_1)
+#define E uint8_t
+#elif defined(ELEM_4)
+#define E uint
+#else
+#define E uvec2
+#endif
+
+layout(local_size_x = NXV_GROUP_SIZE) in;
+layout(std430, binding = 0) readonly buffer In { E x_data[]; };
+layout(std430, binding = 1) writeonly buffer Out { E y_data[]; };
+// 28 words (112 bytes).
+layout(push_constant) uniform Push {
+  uint count;
+  uint rank;
+  uint in_offset;
+  uint out_offset;
+  uint shape[8];
+  int in_stride[8];
+  int out_stride[8];
+} pc;
+
+void main() {
+  uint i = nxv_linear_index();
+  if (i >= pc.count) return;
+  int src = int(pc.in_offset);
+  int dst = int(pc.out_offset);
+  uint rest = i;
+  for (int d = int(pc.rank) - 1; d >= 0; --d) {
+    int c = int(rest % pc.shape[d]);
+    rest /= pc.shape[d];
+    src += c * pc.in_stride[d];
+    dst += c * pc.out_stride[d];
+  }
+  y_data[uint(dst)] = x_data[uint(src)];
+}

@@ -1,0 +1,39 @@
+// Common GLSL of the kernels: extensions, the grid index, and per-dtype helpers.
+//
+// Each variant is compiled with its types as defines (shaders/kernels.cmake, nxv_type_defines): for a prefix P
+// (A, B, OUT, ...) P_STORE is the buffer element type (uint8_t for pred/u8), P_T the compute type of
+// ops/elementwise.def (uint, int, int64_t, float, double) and P_IS_FLOAT / P_IS_INT / P_IS_UINT its kind.
+// The includer starts with `#version 450` and enables GL_GOOGLE_include_directive.
+#ifndef NXV_LIB_COMMON_GLSL
+#define NXV_LIB_COMMON_GLSL
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_spirv_intrinsics : require
+
+// Keep f32 denormals (SPIR-V DenormPreserve, float controls): NVIDIA flushes them to zero by default, which made
+// x != 0, x * y and f32 -> f64 differ from the reference on denormal inputs on an H200 (lavapipe keeps them).
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);
+
+// Elementwise kernels run NXV_GROUP_SIZE invocations per workgroup on a 2-D grid: maxComputeWorkGroupCount[0] may
+// be 65535, so the host spreads the groups over x and y (src/vulkan/kernels/layout.hpp) and a shader computes the
+// linear group x + y * numX. A constant rather than gl_WorkGroupSize: glslang binds gl_WorkGroupSize where a
+// function is defined, which is before the includer's local_size declaration (it read 1 here).
+#define NXV_GROUP_SIZE 256u
+uint nxv_linear_group() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
+uint nxv_linear_index() { return nxv_linear_group() * NXV_GROUP_SIZE + gl_LocalInvocationID.x; }
+
+bool nxv_nan(uint x) { return false; }
+bool nxv_nan(int x) { return false; }
+bool nxv_nan(int64_t x) { return false; }
+bool nxv_nan(float x) { return isnan(x); }
+bool nxv_nan(double x) { return isnan(x); }
+
+// x != 0 with NaN counting as nonzero, whatever comparison opcode a compiler picks for `!=`.
+uint nxv_nonzero(uint x) { return x == 0u ? 0u : 1u; }
+uint nxv_nonzero(int x) { return x == 0 ? 0u : 1u; }
+uint nxv_nonzero(int64_t x) { return x == int64_t(0) ? 0u : 1u; }
+uint nxv_nonzero(float x) { return x == 0.0 ? 0u : 1u; }
+uint nxv_nonzero(double x) { return x == 0.0lf ? 0u : 1u; }
+
+#endif

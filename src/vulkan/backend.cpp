@@ -1,0 +1,100 @@
+// The Vulkan backend: tensors live in device buffers, and execute() is one switch over OpCode that hands each
+// call to its kernel family (src/vulkan/kernels/). Whatever a family does not run natively goes through the
+// host-fallback choke point (fallback.cpp), which counts it.
+#include "vulkan/backend.hpp"
+
+#include "nxv/error.hpp"
+#include "ops/op.hpp"
+#include "vulkan/fallback.hpp"
+#include "vulkan/kernels/kernels.hpp"
+#include "vulkan/kernels/layout.hpp"
+
+namespace nxv::vulkan {
+
+const BufferPtr& buffer_of(const Tensor& t, const char* op) {
+  const auto* s = dynamic_cast<const VulkanStorage*>(t.storage().get());
+  if (s == nullptr)
+    detail::fail(op, ": a ", to_string(t.type()), " tensor on the ", t.backend().name(),
+                 " backend reached the Vulkan backend (move it with Tensor::to first)");
+  return s->buffer;
+}
+
+namespace {
+
+class VulkanBackend final : public Backend {
+ public:
+  std::string_view name() const override { return "vulkan"; }
+
+  std::shared_ptr<Storage> upload(std::span<const std::byte> bytes, const TensorType& type) override {
+    const std::size_t expected = static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype);
+    NXV_CHECK(bytes.size() == expected, "vulkan upload", "got ", bytes.size(), " bytes for ", to_string(type),
+              ", expected ", expected);
+    BufferPtr buffer = runtime().allocate(bytes.size());
+    runtime().upload(buffer, bytes);
+    return std::make_shared<VulkanStorage>(std::move(buffer));
+  }
+
+  void download(const Tensor& t, std::span<std::byte> dst) override {
+    runtime().download(buffer_of(t, "vulkan download"), dst);
+  }
+
+  std::shared_ptr<Storage> execute(const OpCall& call, std::span<const Tensor> inputs,
+                                   const TensorType& out) override {
+    if (call.code == OpCode::reshape) return inputs[0].storage();  // a view: same elements, same order
+    BufferPtr result;
+    if (!fallback_forced(call) && kernels::device_ready() && run_native(call, inputs, out, result))
+      return std::make_shared<VulkanStorage>(std::move(result));
+    return run_on_host(*this, call, inputs, out);
+  }
+
+ private:
+  static bool run_native(const OpCall& call, std::span<const Tensor> in, const TensorType& out, BufferPtr& result) {
+    switch (call.code) {
+      case OpCode::unary:
+      case OpCode::unary_test:
+      case OpCode::binary:
+      case OpCode::binary_test:
+      case OpCode::select:
+      case OpCode::clip: return kernels::elementwise(call, in, out, result);
+      case OpCode::cast: return kernels::cast(call, in, out, result);
+      case OpCode::reduce:
+      case OpCode::arg_reduce: return kernels::reduce(call, in, out, result);
+      case OpCode::transpose:
+      case OpCode::broadcast:
+      case OpCode::slice:
+      case OpCode::pad:
+      case OpCode::concatenate:
+      case OpCode::reverse: return kernels::movement(call, in, out, result);
+      case OpCode::dot: return kernels::dot(call, in, out, result);
+      case OpCode::conv: return kernels::conv(call, in, out, result);
+      case OpCode::window_reduce:
+      case OpCode::window_scatter: return kernels::window(call, in, out, result);
+      case OpCode::iota:
+      case OpCode::eye:
+      case OpCode::full:
+      case OpCode::random_uniform:
+      case OpCode::random_normal: return kernels::creation(call, in, out, result);
+      case OpCode::take:
+      case OpCode::take_along_axis:
+      case OpCode::gather:
+      case OpCode::indexed_add:
+      case OpCode::indexed_put:
+      case OpCode::put_slice: return kernels::indexing(call, in, out, result);
+      case OpCode::sort:
+      case OpCode::argsort:
+      case OpCode::cumulative: return kernels::sorting(call, in, out, result);
+      case OpCode::reshape: return false;  // handled in execute()
+      default: return false;  // an op without a kernel family: the host fallback
+    }
+  }
+};
+
+}  // namespace
+
+Backend& backend() {
+  runtime();  // nxv::Error here when there is no usable device
+  static VulkanBackend instance;
+  return instance;
+}
+
+}  // namespace nxv::vulkan

@@ -1,0 +1,19 @@
+// The host-fallback choke point of the Vulkan backend (the public side is include/nxv/fallback.hpp).
+#pragma once
+#include <memory>
+#include <span>
+
+#include "nxv/backend.hpp"
+#include "ops/op.hpp"
+
+namespace nxv::vulkan {
+
+// Whether a test asked for `call` to take the fallback even though a native kernel exists.
+bool fallback_forced(const OpCall& call);
+
+// Runs `call` on the reference backend: downloads the inputs, executes, uploads the result to `target`.
+// Counts the event, and warns or throws as NXV_FALLBACK says. The one way an op leaves the GPU.
+std::shared_ptr<Storage> run_on_host(Backend& target, const OpCall& call, std::span<const Tensor> inputs,
+                                     const TensorType& out);
+
+}  // namespace nxv::vulkan

@@ -1,0 +1,147 @@
+// OpCode::dot (shaders/dot.comp): each operand is read as a batch of matrices through three strides -- batch,
+// free (M or N) and contracting (K) -- so every orientation of 2-D operands and batched operands runs in one
+// dispatch. Only an operand whose batch, free or contracting axes cannot be walked with one stride each (in the
+// order the result and contract_a/contract_b prescribe) is first materialised by a transposing copy.
+// Tiles of 64 x 64 outputs (16 x 16 invocations, 4 x 4 each); the grid is (N tiles, M tiles, batches).
+#include <cmath>
+#include <mutex>
+#include <optional>
+
+#include "vulkan/backend.hpp"
+#include "vulkan/kernels/kernels.hpp"
+#include "vulkan/kernels/layout.hpp"
+
+namespace nxv::vulkan::kernels {
+namespace {
+
+constexpr std::int64_t kTile = 64;
+constexpr std::int64_t kMaxGroups = 65535;  // the guaranteed minimum of maxComputeWorkGroupCount[1], [2]
+
+struct DotPush {
+  std::uint32_t m, n, k, batch_base;
+  std::uint32_t a_batch, a_m, a_k;
+  std::uint32_t b_batch, b_k, b_n;
+};
+
+Axes free_axes(int rank, const Axes& contract, const Axes& batch) {
+  Axes free;
+  for (int axis = 0; axis < rank; ++axis)
+    if (!contract.contains(axis) && !batch.contains(axis)) free.push_back(axis);
+  return free;
+}
+
+std::int64_t extent(const Shape& shape, const Axes& axes) {
+  std::int64_t n = 1;
+  for (std::int64_t a : axes) n *= shape[static_cast<int>(a)];
+  return n;
+}
+
+// The one stride that walks `axes` row-major in the given order, or nullopt when they do not collapse.
+std::optional<std::int64_t> group_stride(const Shape& shape, const Shape& strides, const Axes& axes) {
+  std::optional<std::int64_t> stride;
+  for (std::int64_t a : axes) {
+    const int axis = static_cast<int>(a);
+    if (shape[axis] == 1) continue;
+    if (stride && *stride != strides[axis] * shape[axis]) return std::nullopt;
+    stride = strides[axis];
+  }
+  return stride.value_or(0);
+}
+
+// An operand as [batch, rows, cols] strides, for the axis groups (batch, rows, cols) in that order.
+struct Operand {
+  BufferPtr buffer;
+  std::uint32_t batch = 0, rows = 0, cols = 0;
+};
+
+Operand view(const Tensor& t, const Axes& batch, const Axes& rows, const Axes& cols) {
+  const Shape strides = row_major(t.shape());
+  const auto sb = group_stride(t.shape(), strides, batch);
+  const auto sr = group_stride(t.shape(), strides, rows);
+  const auto sc = group_stride(t.shape(), strides, cols);
+  if (sb && sr && sc)
+    return {buffer_of(t), static_cast<std::uint32_t>(*sb), static_cast<std::uint32_t>(*sr),
+            static_cast<std::uint32_t>(*sc)};
+  Shape perm_shape, perm_strides;
+  for (const Axes* group : {&batch, &rows, &cols})
+    for (std::int64_t a : *group) {
+      perm_shape.push_back(t.shape()[static_cast<int>(a)]);
+      perm_strides.push_back(strides[static_cast<int>(a)]);
+    }
+  const std::int64_t nr = extent(t.shape(), rows), nc = extent(t.shape(), cols);
+  return {materialize(buffer_of(t), t.dtype(), perm_shape, perm_strides), static_cast<std::uint32_t>(nr * nc),
+          static_cast<std::uint32_t>(nc), 1};
+}
+
+const Pipeline* dot_pipeline(DType dtype, int a_along_k, int b_along_k, int fused) {
+  static PipelineCache cache;
+  const std::int32_t spec[] = {a_along_k, b_along_k, fused};
+  const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(a_along_k) << 8 |
+                   static_cast<std::uint64_t>(b_along_k) << 9 | static_cast<std::uint64_t>(fused) << 10;
+  return cache.get(key, [&] { return std::string("dot_") + variant_name(dtype); }, spec);
+}
+
+// Whether fma() on this device is one fused operation for `dtype` (f32 or f64), probed once with the dot kernel
+// itself: [-1, 1 + e] . [1, 1 - e] with e = 2^-(mantissa bits) is -e^2 when fused and 0 when split. lavapipe
+// (Mesa 22.3, gallivm's lower_ffma) splits; NVIDIA fuses.
+template <class T>
+bool probe_fused_fma(DType dtype) {
+  const T e = std::ldexp(T(1), dtype == DType::f32 ? -23 : -52);
+  const T a[] = {T(-1), T(1) + e}, b[] = {T(1), T(1) - e};
+  Runtime& rt = runtime();
+  BufferPtr ba = rt.allocate(sizeof a), bb = rt.allocate(sizeof b), out = rt.allocate(sizeof(T));
+  rt.upload(ba, std::as_bytes(std::span(a)));
+  rt.upload(bb, std::as_bytes(std::span(b)));
+  const DotPush push{1, 1, 2, 0, 0, 2, 1, 0, 1, 1};
+  rt.dispatch(dot_pipeline(dtype, 1, 1, 1), {{&ba, false}, {&bb, false}, {&out, true}}, push_bytes(push), 1, 1, 1);
+  T r = 0;
+  rt.download(out, std::as_writable_bytes(std::span(&r, 1)));
+  return r == -e * e;
+}
+
+}  // namespace
+
+bool fma_is_fused(DType dtype) {
+  static std::mutex mutex;
+  static int fused[2] = {-1, -1};  // f32, f64; -1: not probed yet
+  std::lock_guard lock(mutex);
+  int& f = fused[dtype == DType::f32 ? 0 : 1];
+  if (f < 0) f = dtype == DType::f32 ? probe_fused_fma<float>(dtype) : probe_fused_fma<double>(dtype);
+  return f == 1;
+}
+
+bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
+  const Tensor& a = in[0];
+  const Tensor& b = in[1];
+  const OpAttrs& at = call.attrs;
+  if (out.dtype == DType::pred || a.dtype() != out.dtype || b.dtype() != out.dtype) return false;
+  if (!fits_u32(a.size()) || !fits_u32(b.size()) || !fits_u32(num_elements(out.shape))) return false;
+  const Axes free_a = free_axes(a.rank(), at.contract_a, at.batch_a);
+  const Axes free_b = free_axes(b.rank(), at.contract_b, at.batch_b);
+  const std::int64_t batches = extent(a.shape(), at.batch_a), m = extent(a.shape(), free_a);
+  const std::int64_t k = extent(a.shape(), at.contract_a), n = extent(b.shape(), free_b);
+  const std::int64_t tiles_n = (n + kTile - 1) / kTile, tiles_m = (m + kTile - 1) / kTile;
+  if (tiles_n > runtime().features().max_workgroup_count_x || tiles_m > kMaxGroups || !fits_u32(k)) return false;
+  // Floats need fma() to be fused; f32 has an exact emulation where it is not, f64 takes the host fallback.
+  const bool fused = is_float(out.dtype) && fma_is_fused(out.dtype);
+  if (out.dtype == DType::f64 && !fused) return false;
+
+  result = allocate(out);
+  if (batches * m * n == 0) return true;
+  const Operand va = view(a, at.batch_a, free_a, at.contract_a);
+  const Operand vb = view(b, at.batch_b, at.contract_b, free_b);
+  // Consecutive invocations load along K where the operand is contiguous along K (see dot.comp).
+  const Pipeline* p = dot_pipeline(out.dtype, va.cols == 1 && va.rows != 1 ? 1 : 0,
+                                   vb.rows == 1 && vb.cols != 1 ? 1 : 0, fused ? 1 : 0);
+  DotPush push{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(k), 0,
+               va.batch, va.rows, va.cols, vb.batch, vb.rows, vb.cols};
+  for (std::int64_t base = 0; base < batches; base += kMaxGroups) {
+    push.batch_base = static_cast<std::uint32_t>(base);
+    runtime().dispatch(p, {{&va.buffer, false}, {&vb.buffer, false}, {&result, true}}, push_bytes(push),
+                       static_cast<std::uint32_t>(tiles_n), static_cast<std::uint32_t>(tiles_m),
+                       static_cast<std::uint32_t>(std::min(kMaxGroups, batches - base)));
+  }
+  return true;
+}
+
+}  // namespace nxv::vulkan::kernels

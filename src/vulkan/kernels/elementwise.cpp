@@ -1,0 +1,179 @@
+// Elementwise kernels: unary, unary_test, binary, binary_test (shaders/unary.comp, binary.comp) and select,
+// clip (shaders/select.comp). Inputs broadcast to the output through per-axis strides, after collapsing axes;
+// each input is classified contiguous / single element / strided, a specialization constant of the pipeline.
+#include <array>
+
+#include "vulkan/backend.hpp"
+#include "vulkan/kernels/kernels.hpp"
+#include "vulkan/kernels/layout.hpp"
+
+namespace nxv::vulkan::kernels {
+namespace {
+
+enum class Class { NUM, FLOAT, INT, TEST };
+
+Class unary_class(int fn) {
+  switch (fn) {
+#define NXV_UNARY(id, name, cls, expr) \
+  case id: return Class::cls;
+#define NXV_BINARY(id, name, cls, expr)
+#include "ops/elementwise.def"
+  }
+  return Class::TEST;
+}
+
+Class binary_class(int fn) {
+  switch (fn) {
+#define NXV_UNARY(id, name, cls, expr)
+#define NXV_BINARY(id, name, cls, expr) \
+  case id: return Class::cls;
+#include "ops/elementwise.def"
+  }
+  return Class::TEST;
+}
+
+// Whether the shader variant of `dtype` has a branch for an op of class `cls` (the front end converts the rest).
+bool defined_for(Class cls, bool test_op, DType dtype) {
+  if (test_op) return cls == Class::TEST;
+  switch (cls) {
+    case Class::NUM: return true;
+    case Class::FLOAT: return is_float(dtype);
+    case Class::INT: return !is_float(dtype);
+    case Class::TEST: return false;
+  }
+  return false;
+}
+
+// Inputs broadcast to an output shape, collapsed, with their access kinds.
+template <int N>
+struct Broadcast {
+  Shape shape;
+  std::array<Shape, N> strides;
+  std::array<Access, N> access;
+};
+
+template <int N>
+Broadcast<N> broadcast_layout(const std::array<Shape, N>& inputs, const Shape& out) {
+  Broadcast<N> b;
+  b.shape = out;
+  for (int i = 0; i < N; ++i) b.strides[i] = broadcast_strides(inputs[i], out);
+  collapse(b.shape, b.strides);
+  for (int i = 0; i < N; ++i) b.access[i] = access_of(b.shape, b.strides[i]);
+  return b;
+}
+
+template <std::size_t R>
+void copy_axes(std::uint32_t (&dst)[R], const Shape& src) {
+  for (int d = 0; d < src.size(); ++d) dst[d] = static_cast<std::uint32_t>(src[d]);
+}
+
+std::uint64_t pipeline_key(const OpCall& call, DType dtype, std::span<const Access> access) {
+  std::uint64_t key = static_cast<std::uint64_t>(call.code) | static_cast<std::uint64_t>(dtype) << 8 |
+                      static_cast<std::uint64_t>(static_cast<std::uint32_t>(call.attrs.fn)) << 16;
+  for (std::size_t i = 0; i < access.size(); ++i) key |= static_cast<std::uint64_t>(access[i]) << (48 + 4 * i);
+  return key;
+}
+
+PipelineCache& pipelines() {
+  static PipelineCache cache;
+  return cache;
+}
+
+bool unary(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
+  const bool test = call.code == OpCode::unary_test;
+  if (!defined_for(unary_class(call.attrs.fn), test, x.dtype()) || x.shape() != out.shape) return false;
+  const std::int32_t spec[] = {call.attrs.fn};
+  const Pipeline* p = pipelines().get(pipeline_key(call, x.dtype(), {}), [&] {
+    return std::string(test ? "unary_test_" : "unary_") + variant_name(x.dtype());
+  }, spec);
+  result = allocate(out);
+  const auto count = static_cast<std::uint32_t>(x.size());
+  if (count == 0) return true;
+  const Grid g = grid_for_items(count);
+  runtime().dispatch(p, {{&buffer_of(x), false}, {&result, true}}, push_bytes(count), g.x, g.y);
+  return true;
+}
+
+struct BinaryPush {
+  std::uint32_t count, rank, shape[8], stride_a[8], stride_b[8];
+};
+
+bool binary(const OpCall& call, const Tensor& a, const Tensor& b, const TensorType& out, BufferPtr& result) {
+  const bool test = call.code == OpCode::binary_test;
+  if (!defined_for(binary_class(call.attrs.fn), test, a.dtype()) || a.dtype() != b.dtype()) return false;
+  const Broadcast<2> layout = broadcast_layout<2>({a.shape(), b.shape()}, out.shape);
+  const std::int32_t spec[] = {call.attrs.fn, static_cast<std::int32_t>(layout.access[0]),
+                               static_cast<std::int32_t>(layout.access[1])};
+  const Pipeline* p = pipelines().get(pipeline_key(call, a.dtype(), layout.access), [&] {
+    return std::string(test ? "binary_test_" : "binary_") + variant_name(a.dtype());
+  }, spec);
+  result = allocate(out);
+  BinaryPush push{};
+  push.count = static_cast<std::uint32_t>(num_elements(out.shape));
+  if (push.count == 0) return true;
+  push.rank = static_cast<std::uint32_t>(layout.shape.size());
+  copy_axes(push.shape, layout.shape);
+  copy_axes(push.stride_a, layout.strides[0]);
+  copy_axes(push.stride_b, layout.strides[1]);
+  const Grid g = grid_for_items(push.count);
+  runtime().dispatch(p, {{&buffer_of(a), false}, {&buffer_of(b), false}, {&result, true}}, push_bytes(push), g.x,
+                     g.y);
+  return true;
+}
+
+struct TernaryPush {
+  std::uint32_t count, rank, shape[7], stride[3][7];
+};
+constexpr int kTernaryMaxRank = 7;  // 30 words of push constants (select.comp)
+
+// select (pred, on_true, on_false) and clip (x, low, high).
+bool ternary(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
+  const bool is_select = call.code == OpCode::select;
+  if (is_select ? size_of(in[0].dtype()) != 1 : in[0].dtype() != out.dtype) return false;
+  if (in[1].dtype() != out.dtype || in[2].dtype() != out.dtype) return false;
+  std::array<BufferPtr, 3> buffers{buffer_of(in[0]), buffer_of(in[1]), buffer_of(in[2])};
+  std::array<Shape, 3> shapes{in[0].shape(), in[1].shape(), in[2].shape()};
+  Broadcast<3> layout = broadcast_layout<3>(shapes, out.shape);
+  if (layout.shape.size() > kTernaryMaxRank) {
+    // Rare (broadcast axes alternating at rank 8): materialise the strided inputs, then all are contiguous.
+    for (int i = 0; i < 3; ++i) {
+      if (layout.access[i] != Access::strided) continue;
+      buffers[i] = materialize(buffers[i], in[i].dtype(), out.shape, broadcast_strides(shapes[i], out.shape));
+      shapes[i] = out.shape;
+    }
+    layout = broadcast_layout<3>(shapes, out.shape);
+  }
+  const std::int32_t spec[] = {static_cast<std::int32_t>(layout.access[0]), static_cast<std::int32_t>(layout.access[1]),
+                               static_cast<std::int32_t>(layout.access[2])};
+  const Pipeline* p = pipelines().get(pipeline_key(call, out.dtype, layout.access), [&] {
+    return std::string(is_select ? "select_" : "clip_") + variant_name(out.dtype);
+  }, spec);
+  result = allocate(out);
+  TernaryPush push{};
+  push.count = static_cast<std::uint32_t>(num_elements(out.shape));
+  if (push.count == 0) return true;
+  push.rank = static_cast<std::uint32_t>(layout.shape.size());
+  copy_axes(push.shape, layout.shape);
+  for (int i = 0; i < 3; ++i) copy_axes(push.stride[i], layout.strides[i]);
+  const Grid g = grid_for_items(push.count);
+  runtime().dispatch(p, {{&buffers[0], false}, {&buffers[1], false}, {&buffers[2], false}, {&result, true}},
+                     push_bytes(push), g.x, g.y);
+  return true;
+}
+
+}  // namespace
+
+bool elementwise(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
+  if (!fits_u32(num_elements(out.shape))) return false;
+  switch (call.code) {
+    case OpCode::unary:
+    case OpCode::unary_test: return unary(call, in[0], out, result);
+    case OpCode::binary:
+    case OpCode::binary_test: return binary(call, in[0], in[1], out, result);
+    case OpCode::select:
+    case OpCode::clip: return ternary(call, in, out, result);
+    default: return false;
+  }
+}
+
+}  // namespace nxv::vulkan::kernels

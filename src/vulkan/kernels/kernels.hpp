@@ -1,0 +1,53 @@
+// The kernel families of the Vulkan backend, called from VulkanBackend::execute's one switch over OpCode.
+// Each runs the call natively, setting `result` to the new buffer, or returns false without side effects, and
+// the backend takes the host-fallback choke point (src/vulkan/fallback.hpp).
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "nxv/tensor.hpp"
+#include "ops/op.hpp"
+#include "vulkan/runtime.hpp"
+
+namespace nxv::vulkan::kernels {
+
+using Inputs = std::span<const Tensor>;
+
+bool elementwise(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // unary, binary,
+                                                                                           // their _test, select, clip
+bool cast(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
+bool reduce(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);      // reduce, arg_reduce
+bool movement(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);    // transpose, broadcast,
+                                                                                           // slice, pad, concatenate,
+                                                                                           // reverse
+bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
+bool creation(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);    // iota, eye, full, random
+bool indexing(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);    // take, take_along_axis,
+                                                                                           // gather, indexed_add/put,
+                                                                                           // put_slice
+bool sorting(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);     // sort, argsort, cumulative
+bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
+bool window(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);      // window_reduce,
+                                                                                           // window_scatter
+
+// ---- shared between families ---------------------------------------------------------------------------------
+// movement.cpp: a contiguous copy of the `shape` elements of `src` read at offset + sum(index * strides) (strides
+// in elements, any sign, 0 to broadcast): materialises a view for kernels that need plain layouts.
+BufferPtr materialize(const BufferPtr& src, DType dtype, const Shape& shape, const Shape& strides,
+                      std::int64_t offset = 0);
+// movement.cpp: elements [0, count) of `dst` set to one element's bits (see element_bits).
+void fill(const BufferPtr& dst, DType dtype, std::uint64_t count, std::uint64_t bits);
+// dot.cpp: whether the device's fma() is one fused operation for f32/f64 (probed once). Where it is not (lavapipe),
+// f32 dot emulates it exactly and f64 dot takes the host fallback.
+bool fma_is_fused(DType dtype);
+// creation.cpp: `value` converted to `dtype` by the cast rule (reference/dtype_dispatch.hpp's convert and
+// to_pred), as the little-endian bits of one element.
+std::uint64_t element_bits(double value, DType dtype);
+// sort.cpp: the stable sort of `lines` contiguous lines of `n` elements of `src` (order of include/nxv/indexing.hpp):
+// the sorted values and the s64 positions they came from, both [lines, n].
+struct SortedLines {
+  BufferPtr values, positions;
+};
+SortedLines sort_lines(const BufferPtr& src, DType dtype, std::int64_t lines, std::int64_t n, bool descending);
+
+}  // namespace nxv::vulkan::kernels

@@ -1,0 +1,74 @@
+#include "vulkan/kernels/layout.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace nxv::vulkan::kernels {
+
+bool device_ready() {
+  const DeviceFeatures& f = runtime().features();
+  return f.float64 && f.int64 && f.storage8 && f.int8_arithmetic;
+}
+
+const char* variant_name(DType t) {
+  switch (t) {
+    case DType::pred:
+    case DType::u8: return "u8";
+    case DType::s32: return "s32";
+    case DType::s64: return "s64";
+    case DType::f32: return "f32";
+    case DType::f64: return "f64";
+  }
+  return "?";
+}
+
+BufferPtr allocate(const TensorType& type) {
+  return runtime().allocate(static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype));
+}
+
+Grid grid_for_groups(std::uint64_t groups) {
+  const std::uint64_t max_x = std::max<std::uint32_t>(1, runtime().features().max_workgroup_count_x);
+  Grid g;
+  g.x = static_cast<std::uint32_t>(std::min(groups, max_x));
+  g.y = g.x == 0 ? 0 : static_cast<std::uint32_t>((groups + g.x - 1) / g.x);
+  return g;
+}
+
+Shape row_major(const Shape& shape) { return contiguous_strides(shape); }
+
+Shape broadcast_strides(const Shape& in, const Shape& out) {
+  const Shape in_strides = contiguous_strides(in);
+  Shape s = Shape::filled(out.size(), 0);
+  const int shift = out.size() - in.size();
+  for (int d = 0; d < in.size(); ++d)
+    if (in[d] != 1) s[d + shift] = in_strides[d];
+  return s;
+}
+
+void collapse(Shape& shape, std::span<Shape> strides) {
+  Shape new_shape;
+  std::vector<Shape> new_strides(strides.size());
+  for (int d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    bool merge = !new_shape.empty();
+    for (std::size_t o = 0; merge && o < strides.size(); ++o)
+      merge = new_strides[o].back() == strides[o][d] * shape[d];
+    if (merge) {
+      new_shape.back() *= shape[d];
+      for (std::size_t o = 0; o < strides.size(); ++o) new_strides[o].back() = strides[o][d];
+    } else {
+      new_shape.push_back(shape[d]);
+      for (std::size_t o = 0; o < strides.size(); ++o) new_strides[o].push_back(strides[o][d]);
+    }
+  }
+  shape = new_shape;
+  for (std::size_t o = 0; o < strides.size(); ++o) strides[o] = new_strides[o];
+}
+
+Access access_of(const Shape& shape, const Shape& strides) {
+  if (std::all_of(strides.begin(), strides.end(), [](std::int64_t s) { return s == 0; })) return Access::scalar;
+  if (strides == contiguous_strides(shape)) return Access::contiguous;
+  return Access::strided;
+}
+
+}  // namespace nxv::vulkan::kernels

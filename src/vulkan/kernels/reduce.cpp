@@ -1,0 +1,136 @@
+// OpCode::reduce and OpCode::arg_reduce (shaders/reduce.comp, arg_reduce.comp).
+//
+// reduce: the kept and the reduced axes are each collapsed into groups of neighbouring axes read through strides;
+// at rank <= 8, with size-1 axes dropped, they alternate at most 4 times each (reduce.comp's push constants). One workgroup per (output, chunk of 16384 reduced
+// elements); when there is more than one chunk the partials, [outputs, chunks] in the output dtype, are reduced
+// again by the same shader until one chunk remains -- the order reference/reduce.cpp defines.
+#include <algorithm>
+
+#include "vulkan/backend.hpp"
+#include "vulkan/kernels/kernels.hpp"
+#include "vulkan/kernels/layout.hpp"
+
+namespace nxv::vulkan::kernels {
+namespace {
+
+constexpr std::uint64_t kChunk = 256 * 64;  // reduced elements per workgroup (reduce.comp's CHUNK)
+static_assert(kMaxRank <= 8, "reduce.comp holds 4 kept and 4 reduced axis groups");
+
+struct AxisGroups {
+  Shape shape, strides;
+};
+
+struct ReducePush {
+  std::uint32_t outputs, reduced, chunks, kept_rank, reduced_rank;
+  std::uint32_t kept_shape[4], kept_stride[4], reduced_shape[4], reduced_stride[4];
+};
+
+// Splits a contiguous tensor's non-unit axes into kept and reduced groups, merging neighbours of one kind.
+void split_axes(const Shape& shape, const Axes& axes, AxisGroups& kept, AxisGroups& reduced) {
+  const Shape strides = row_major(shape);
+  int previous = -1;  // the kind of the previous non-unit axis: 0 kept, 1 reduced
+  for (int d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    const int kind = axes.contains(d) ? 1 : 0;
+    AxisGroups& g = kind == 1 ? reduced : kept;
+    if (kind == previous) {
+      g.shape.back() *= shape[d];
+      g.strides.back() = strides[d];
+    } else {
+      g.shape.push_back(shape[d]);
+      g.strides.push_back(strides[d]);
+    }
+    previous = kind;
+  }
+}
+
+void fill_groups(std::uint32_t (&shape)[4], std::uint32_t (&stride)[4], std::uint32_t& rank, const AxisGroups& g) {
+  rank = static_cast<std::uint32_t>(g.shape.size());
+  for (int i = 0; i < g.shape.size(); ++i) {
+    shape[i] = static_cast<std::uint32_t>(g.shape[i]);
+    stride[i] = static_cast<std::uint32_t>(g.strides[i]);
+  }
+}
+
+bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
+  const auto fn = static_cast<ReduceFn>(call.attrs.fn);
+  const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
+  if (out.dtype != (logical ? DType::pred : x.dtype())) return false;
+
+  BufferPtr src = buffer_of(x);
+  AxisGroups kept, reduced;
+  split_axes(x.shape(), call.attrs.axes, kept, reduced);
+  const std::int64_t outputs = num_elements(out.shape);
+  std::int64_t length = num_elements(x.shape()) / std::max<std::int64_t>(outputs, 1);
+  if (outputs == 0) length = 0;
+  static PipelineCache cache;
+  DType src_dtype = x.dtype();
+  for (;;) {
+    const std::uint64_t chunks = std::max<std::uint64_t>(1, (static_cast<std::uint64_t>(length) + kChunk - 1) / kChunk);
+    const std::int32_t spec[] = {call.attrs.fn, src_dtype == DType::pred ? 1 : 255};
+    const auto key = static_cast<std::uint64_t>(src_dtype) | static_cast<std::uint64_t>(call.attrs.fn) << 8;
+    const Pipeline* p = cache.get(key, [&] {
+      return std::string(logical ? "reduce_bool_" : "reduce_") + variant_name(src_dtype);
+    }, spec);
+    BufferPtr dst = chunks == 1 ? allocate(out)
+                                : runtime().allocate(static_cast<std::size_t>(outputs) * chunks * size_of(out.dtype));
+    if (outputs == 0) {
+      result = dst;
+      return true;
+    }
+    ReducePush push{};
+    push.outputs = static_cast<std::uint32_t>(outputs);
+    push.reduced = static_cast<std::uint32_t>(length);
+    push.chunks = static_cast<std::uint32_t>(chunks);
+    fill_groups(push.kept_shape, push.kept_stride, push.kept_rank, kept);
+    fill_groups(push.reduced_shape, push.reduced_stride, push.reduced_rank, reduced);
+    const Grid g = grid_for_groups(static_cast<std::uint64_t>(outputs) * chunks);
+    runtime().dispatch(p, {{&src, false}, {&dst, true}}, push_bytes(push), g.x, g.y);
+    if (chunks == 1) {
+      result = dst;
+      return true;
+    }
+    // Partials [outputs, chunks] in the output dtype, reduced again along their last axis.
+    src = dst;
+    src_dtype = out.dtype;
+    length = static_cast<std::int64_t>(chunks);
+    kept = {{outputs}, {length}};
+    reduced = {{length}, {1}};
+  }
+}
+
+struct ArgPush {
+  std::uint32_t outputs, reduced, inner;
+};
+
+bool run_arg_reduce(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
+  if (out.dtype != DType::s64) return false;
+  std::int64_t length = x.size(), inner = 1;
+  if (!call.attrs.axes.empty()) {
+    const int axis = static_cast<int>(call.attrs.axes[0]);
+    length = x.shape()[axis];
+    for (int d = axis + 1; d < x.rank(); ++d) inner *= x.shape()[d];
+  }
+  static PipelineCache cache;
+  const std::int32_t spec[] = {call.attrs.fn};
+  const auto key = static_cast<std::uint64_t>(x.dtype()) | static_cast<std::uint64_t>(call.attrs.fn) << 8;
+  const Pipeline* p = cache.get(key, [&] { return std::string("arg_reduce_") + variant_name(x.dtype()); }, spec);
+  result = allocate(out);
+  ArgPush push{static_cast<std::uint32_t>(num_elements(out.shape)), static_cast<std::uint32_t>(length),
+               static_cast<std::uint32_t>(inner)};
+  if (push.outputs == 0) return true;
+  const Grid g = grid_for_groups(push.outputs);
+  runtime().dispatch(p, {{&buffer_of(x), false}, {&result, true}}, push_bytes(push), g.x, g.y);
+  return true;
+}
+
+}  // namespace
+
+bool reduce(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
+  if (!fits_u32(in[0].size())) return false;
+  if (call.code == OpCode::reduce) return run_reduce(call, in[0], out, result);
+  if (call.code == OpCode::arg_reduce) return run_arg_reduce(call, in[0], out, result);
+  return false;
+}
+
+}  // namespace nxv::vulkan::kernels

@@ -1,0 +1,46 @@
+// Helpers of the kernel tests: run one OpCall on the reference and on the Vulkan backend and expect
+// bit-identical results with no host fallback. Calls are built directly (not through the front end) so that a
+// test controls every attribute -- strides, orientations, pad configurations -- the kernels see.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "nxv/fallback.hpp"
+#include "nxv/vulkan.hpp"
+#include "ops/op.hpp"
+#include "support/parity.hpp"
+
+namespace nxv::vulkan::test {
+
+inline OpCall make_call(OpCode code, OpAttrs attrs = {}) { return OpCall{code, std::move(attrs)}; }
+
+inline Tensor execute_on(Backend& backend, const OpCall& call, const std::vector<Tensor>& inputs,
+                         const TensorType& out) {
+  std::vector<Tensor> moved;
+  for (const Tensor& t : inputs) moved.push_back(t.to(backend));
+  return Tensor(out, backend, backend.execute(call, moved, out));
+}
+
+// `what` names the case in failure messages (op, dtype, shapes). `may_fall_back`: the op may legitimately take
+// the host fallback on this device (it must still be correct).
+inline void expect_kernel_parity(const OpCall& call, const std::vector<Tensor>& inputs, const TensorType& out,
+                                 const std::string& what, bool may_fall_back = false) {
+  const Tensor expected = execute_on(reference_backend(), call, inputs, out);
+  Tensor actual;
+  const fallback::Counts fallbacks = fallback::count([&] {
+    actual = execute_on(vulkan::backend(), call, inputs, out).to_host();
+  });
+  EXPECT_TRUE(may_fall_back || fallbacks.empty()) << what << ": fell back to the host as " << fallbacks.begin()->first;
+  const std::string diff = testing::compare_exact(expected, actual);
+  EXPECT_TRUE(diff.empty()) << what << " (" << to_string(out) << "): " << diff;
+}
+
+inline std::string shape_text(const std::vector<Tensor>& inputs) {
+  std::string s;
+  for (const Tensor& t : inputs) s += (s.empty() ? "" : ", ") + to_string(t.type());
+  return s;
+}
+
+}  // namespace nxv::vulkan::test
