@@ -3,7 +3,8 @@
 // invocations, each owning a 4 x 4 register block (rows ty + 16 i, columns tx + 16 j, so that the shared-memory
 // reads of a warp are conflict-free and its stores coalesced); K advances in slabs of 16 through shared memory
 // (16 KiB for f64: fits lavapipe's 32 KiB and NVIDIA's 48 KiB).
-// Every output is acc = fma(a_k, b_k, acc) for k = 0, 1, ..., K-1 in order (integers: acc += a*b, wrapping),
+// Every output is acc = acc + a_k * b_k for k = 0, 1, ..., K-1 in order, the product and the sum each rounded
+// (`precise`: never contracted into an fma; integers wrap),
 // exactly the reference backend's loop; a partial last slab stops at K rather than adding padded zeros
 // (0 * 0 + -0 would turn -0 into +0).
 #version 450
@@ -15,10 +16,6 @@ layout(local_size_x = 16, local_size_y = 16) in;
 // along k (a row-major a, a transposed b), else the free axis, so that global loads coalesce.
 layout(constant_id = 0) const int A_ALONG_K = 1;
 layout(constant_id = 1) const int B_ALONG_K = 0;
-// Whether the device's fma() is a true fused multiply-add (probed by src/vulkan/kernels/dot.cpp): lavapipe
-// (Mesa 22.3) splits every ffma into a multiply and an add, decoration or not; NVIDIA fuses. Where it does not,
-// f32 uses the exact emulation below (f64 has none: the host runs f64 dot there, counted as a fallback).
-layout(constant_id = 2) const int FUSED = 1;
 #define TM 64u
 #define TN 64u
 #define TK 16u
@@ -33,30 +30,6 @@ layout(push_constant) uniform Push {
   uint b_batch, b_k, b_n;
 } pc;
 
-#if defined(A_F32)
-// fma(a, b, c) correctly rounded without a fused instruction: a*b is exact in double, s = a*b + c rounded to
-// nearest, TwoSum gives its exact error e, and moving s one ulp towards e when s is even yields a*b + c rounded
-// to odd in 53 bits, whose rounding to 24 bits is the correctly rounded result (Boldo & Melquiond, "Emulation of
-// FMA and correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008: 53 >= 24 + 2). Nothing
-// overflows (|a*b| <= 2^256); infinities and NaN come out of s itself.
-float fma_by_odd_rounding(float a, float b, float c) {
-  precise double p = double(a) * double(b);
-  precise double dc = double(c);
-  precise double s = p + dc;
-  if (isinf(s) || isnan(s)) return float(s);
-  precise double v = s - p;
-  precise double pe = p - (s - v);
-  precise double ce = dc - v;
-  precise double e = pe + ce;
-  uvec2 w = unpackDouble2x32(s);
-  if (e != 0.0lf && (w.x & 1u) == 0u) {
-    uint64_t bits = packUint2x32(w);
-    bits = (e > 0.0lf) == (s > 0.0lf) ? bits + 1ul : bits - 1ul;
-    s = packDouble2x32(unpackUint2x32(bits));
-  }
-  return float(s);
-}
-#endif
 
 shared A_T a_tile[TK][TM];
 shared A_T b_tile[TK][TN];
@@ -96,17 +69,10 @@ void main() {
       for (uint j = 0u; j < 4u; ++j) b[j] = b_tile[kk][tx + 16u * j];
       for (uint i = 0u; i < 4u; ++i)
         for (uint j = 0u; j < 4u; ++j) {
-          // glslang leaves the Fma undecorated, which lets drivers split it: the build adds NoContraction
-          // (shaders/decorate_fma.cmake). `precise` keeps the integer and index arithmetic exact.
-#if defined(A_F32)
-          precise A_T r;
-          if (FUSED == 1) r = fma(a[i], b[j], acc[i][j]);
-          else r = fma_by_odd_rounding(a[i], b[j], acc[i][j]);
-#elif defined(A_IS_FLOAT)
-          precise A_T r = fma(a[i], b[j], acc[i][j]);
-#else
+          // Vulkan only guarantees correctly rounded multiplies and adds (fma may be split, as lavapipe does),
+          // so the portable definition that every device reproduces bit for bit is a rounded product, then a
+          // rounded sum.
           precise A_T r = acc[i][j] + a[i] * b[j];
-#endif
           acc[i][j] = r;
         }
     }

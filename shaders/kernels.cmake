@@ -50,11 +50,6 @@ foreach(t IN LISTS NXV_NUMERIC_VARIANTS)
   nxv_shader(NAME reduce_bool_${t} SOURCE reduce.comp DEFINES BOOL ${a} ${pred})
   nxv_shader(NAME arg_reduce_${t} SOURCE arg_reduce.comp DEFINES ${a})
   nxv_shader(NAME dot_${t} SOURCE dot.comp DEFINES ${a})
-  # glslc leaves fma() contractible; decorate_fma.cmake says why and fixes it. The path is nxv_shader's output.
-  add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/spv/dot_${t}.spv APPEND
-    COMMAND ${CMAKE_COMMAND} -DSPV=${CMAKE_CURRENT_BINARY_DIR}/spv/dot_${t}.spv
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/decorate_fma.cmake
-    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/decorate_fma.cmake)
 endforeach()
 
 # cast: one variant per (source, destination) pair of distinct dtypes.

@@ -1,10 +1,10 @@
 // The dot reference kernel (Nx's dot/6): contraction over contract_a/contract_b with batching over
 // batch_a/batch_b. Result axes: the batch axes, then a's free axes in order, then b's free axes in order.
 //
-// Each output element is acc = 0; for k = 0 .. K-1: acc = fma(a_k, b_k, acc), where k runs row-major over the
-// contracting axes in the order contract_a lists them (contract_b paired position by position). Floats use a
-// true fused multiply-add (std::fma); integers acc + a * b, wrapping in the compute type. The Vulkan kernels
-// must accumulate in exactly this order to be bit-identical.
+// Each output element is acc = 0; for k = 0 .. K-1: acc = acc + a_k * b_k, where k runs row-major over the
+// contracting axes in the order contract_a lists them (contract_b paired position by position); the product and
+// the sum are each rounded (no fma: Vulkan allows fma to be split, and lavapipe splits it), integers wrap in the
+// compute type. The Vulkan kernels accumulate in exactly this order, so results are bit-identical.
 #include <cmath>
 #include <type_traits>
 
@@ -25,8 +25,8 @@ Axes free_axes(int rank, const Axes& contract, const Axes& batch) {
 
 template <class C>
 C multiply_add(C a, C b, C acc) {
-  if constexpr (std::is_floating_point_v<C>) return std::fma(a, b, acc);
-  else return C(acc + C(a * b));
+  // A rounded product, then a rounded sum (no fma): the one definition every Vulkan device reproduces.
+  return C(acc + C(a * b));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Reference kernel: dot (Nx's dot/6). Expectations come from explicit index loops in the test; the
-// accumulation order (fma over k in increasing order) is checked with values where fusing matters.
+// accumulation order (rounded product, then rounded sum, k increasing) is checked with values where it matters.
 #include <cmath>
 #include <cstdint>
 
@@ -94,17 +94,22 @@ TEST(ReferenceDot, OuterProductAndEmptyContraction) {
             (std::vector<float>{32}));
 }
 
-TEST(ReferenceDot, FloatAccumulationIsFusedInIncreasingK) {
-  // x = 1 + 2^-13: x*x = 1 + 2^-12 + 2^-26 rounds to 1 + 2^-12 in f32. With a = [x, x], b = [-x, x]:
-  // acc = fma(x, -x, 0) = -(1 + 2^-12); acc = fma(x, x, acc) = 2^-26 exactly (unfused it would be 0).
+TEST(ReferenceDot, FloatAccumulationRoundsEachStepInIncreasingK) {
+  // x = 1 + 2^-13: x*x = 1 + 2^-12 + 2^-26 rounds to 1 + 2^-12 in f32, so [x, x] . [-x, x] is exactly 0 when the
+  // product is rounded before the sum (a fused multiply-add would leave 2^-26).
   const float x = 1.0f + 0x1p-13f;
   auto r = run(OpCode::dot, dot_attrs({0}, {}, {0}, {}), {make<float>({x, x}, {2}), make<float>({-x, x}, {2})},
                {{}, DType::f32});
-  EXPECT_EQ(values<float>(r)[0], 0x1p-26f);
-  // Reversing k gives fma(-x, x, round(x*x)) = -2^-26: the order is part of the result.
-  auto rev = run(OpCode::dot, dot_attrs({0}, {}, {0}, {}), {make<float>({x, x}, {2}), make<float>({x, -x}, {2})},
+  EXPECT_EQ(values<float>(r)[0], 0.0f);
+  // 1 + 2^-24 + 2^-24 is 1 left to right (each sum ties to even), but 1 + 2^-23 right to left: the order is part
+  // of the result.
+  const float e = 0x1p-24f;
+  auto fwd = run(OpCode::dot, dot_attrs({0}, {}, {0}, {}), {make<float>({1, e, e}, {3}), make<float>({1, 1, 1}, {3})},
                  {{}, DType::f32});
-  EXPECT_EQ(values<float>(rev)[0], -0x1p-26f);
+  EXPECT_EQ(values<float>(fwd)[0], 1.0f);
+  auto rev = run(OpCode::dot, dot_attrs({0}, {}, {0}, {}), {make<float>({e, e, 1}, {3}), make<float>({1, 1, 1}, {3})},
+                 {{}, DType::f32});
+  EXPECT_EQ(values<float>(rev)[0], 1.0f + 0x1p-23f);
 }
 
 TEST(ReferenceDot, IntegerAccumulationWraps) {

@@ -4,7 +4,6 @@
 // order the result and contract_a/contract_b prescribe) is first materialised by a transposing copy.
 // Tiles of 64 x 64 outputs (16 x 16 invocations, 4 x 4 each); the grid is (N tiles, M tiles, batches).
 #include <cmath>
-#include <mutex>
 #include <optional>
 
 #include "vulkan/backend.hpp"
@@ -73,41 +72,12 @@ Operand view(const Tensor& t, const Axes& batch, const Axes& rows, const Axes& c
           static_cast<std::uint32_t>(nc), 1};
 }
 
-const Pipeline* dot_pipeline(DType dtype, int a_along_k, int b_along_k, int fused) {
+const Pipeline* dot_pipeline(DType dtype, int a_along_k, int b_along_k) {
   static PipelineCache cache;
-  const std::int32_t spec[] = {a_along_k, b_along_k, fused};
+  const std::int32_t spec[] = {a_along_k, b_along_k};
   const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(a_along_k) << 8 |
-                   static_cast<std::uint64_t>(b_along_k) << 9 | static_cast<std::uint64_t>(fused) << 10;
+                   static_cast<std::uint64_t>(b_along_k) << 9;
   return cache.get(key, [&] { return std::string("dot_") + variant_name(dtype); }, spec);
-}
-
-// Whether fma() on this device is one fused operation for `dtype` (f32 or f64), probed once with the dot kernel
-// itself: [-1, 1 + e] . [1, 1 - e] with e = 2^-(mantissa bits) is -e^2 when fused and 0 when split. lavapipe
-// (Mesa 22.3, gallivm's lower_ffma) splits; NVIDIA fuses.
-template <class T>
-bool probe_fused_fma(DType dtype) {
-  const T e = std::ldexp(T(1), dtype == DType::f32 ? -23 : -52);
-  const T a[] = {T(-1), T(1) + e}, b[] = {T(1), T(1) - e};
-  Runtime& rt = runtime();
-  BufferPtr ba = rt.allocate(sizeof a), bb = rt.allocate(sizeof b), out = rt.allocate(sizeof(T));
-  rt.upload(ba, std::as_bytes(std::span(a)));
-  rt.upload(bb, std::as_bytes(std::span(b)));
-  const DotPush push{1, 1, 2, 0, 0, 2, 1, 0, 1, 1};
-  rt.dispatch(dot_pipeline(dtype, 1, 1, 1), {{&ba, false}, {&bb, false}, {&out, true}}, push_bytes(push), 1, 1, 1);
-  T r = 0;
-  rt.download(out, std::as_writable_bytes(std::span(&r, 1)));
-  return r == -e * e;
-}
-
-}  // namespace
-
-bool fma_is_fused(DType dtype) {
-  static std::mutex mutex;
-  static int fused[2] = {-1, -1};  // f32, f64; -1: not probed yet
-  std::lock_guard lock(mutex);
-  int& f = fused[dtype == DType::f32 ? 0 : 1];
-  if (f < 0) f = dtype == DType::f32 ? probe_fused_fma<float>(dtype) : probe_fused_fma<double>(dtype);
-  return f == 1;
 }
 
 bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
@@ -122,9 +92,6 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   const std::int64_t k = extent(a.shape(), at.contract_a), n = extent(b.shape(), free_b);
   const std::int64_t tiles_n = (n + kTile - 1) / kTile, tiles_m = (m + kTile - 1) / kTile;
   if (tiles_n > runtime().features().max_workgroup_count_x || tiles_m > kMaxGroups || !fits_u32(k)) return false;
-  // Floats need fma() to be fused; f32 has an exact emulation where it is not, f64 takes the host fallback.
-  const bool fused = is_float(out.dtype) && fma_is_fused(out.dtype);
-  if (out.dtype == DType::f64 && !fused) return false;
 
   result = allocate(out);
   if (batches * m * n == 0) return true;
@@ -132,7 +99,7 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   const Operand vb = view(b, at.batch_b, at.contract_b, free_b);
   // Consecutive invocations load along K where the operand is contiguous along K (see dot.comp).
   const Pipeline* p = dot_pipeline(out.dtype, va.cols == 1 && va.rows != 1 ? 1 : 0,
-                                   vb.rows == 1 && vb.cols != 1 ? 1 : 0, fused ? 1 : 0);
+                                   vb.rows == 1 && vb.cols != 1 ? 1 : 0);
   DotPush push{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(k), 0,
                va.batch, va.rows, va.cols, vb.batch, vb.rows, vb.cols};
   for (std::int64_t base = 0; base < batches; base += kMaxGroups) {

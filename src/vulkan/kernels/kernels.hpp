@@ -37,9 +37,6 @@ BufferPtr materialize(const BufferPtr& src, DType dtype, const Shape& shape, con
                       std::int64_t offset = 0);
 // movement.cpp: elements [0, count) of `dst` set to one element's bits (see element_bits).
 void fill(const BufferPtr& dst, DType dtype, std::uint64_t count, std::uint64_t bits);
-// dot.cpp: whether the device's fma() is one fused operation for f32/f64 (probed once). Where it is not (lavapipe),
-// f32 dot emulates it exactly and f64 dot takes the host fallback.
-bool fma_is_fused(DType dtype);
 // creation.cpp: `value` converted to `dtype` by the cast rule (reference/dtype_dispatch.hpp's convert and
 // to_pred), as the little-endian bits of one element.
 std::uint64_t element_bits(double value, DType dtype);
