@@ -80,6 +80,8 @@ const Pipeline* dot_pipeline(DType dtype, int a_along_k, int b_along_k) {
   return cache.get(key, [&] { return std::string("dot_") + variant_name(dtype); }, spec);
 }
 
+}  // namespace
+
 bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
   const Tensor& a = in[0];
   const Tensor& b = in[1];
