@@ -190,3 +190,6 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
 Tensor dot(const Tensor& a, const Tensor& b);
 
 }  // namespace nxv
+
+#include "nxv/indexing.hpp"  // take, gather, indexed_add/put, put_slice, sort, cumulative_*, top_k
+#include "nxv/conv.hpp"  // conv, window_sum/product/max/min/mean, window_scatter_max/min

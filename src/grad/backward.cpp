@@ -39,9 +39,6 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     case OpCode::full:
     case OpCode::random_uniform:
     case OpCode::random_normal: return std::vector<Tensor>(v.x.size());
-    case OpCode::conv:
-    case OpCode::window_reduce:
-    case OpCode::window_scatter:
     case OpCode::take:
     case OpCode::take_along_axis:
     case OpCode::gather:
@@ -50,7 +47,10 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     case OpCode::put_slice:
     case OpCode::sort:
     case OpCode::argsort:
-    case OpCode::cumulative: break;
+    case OpCode::cumulative: return rules::indexing_vjp(v);
+    case OpCode::conv: return rules::conv_vjp(v);
+    case OpCode::window_reduce:
+    case OpCode::window_scatter: return rules::window_vjp(v);
   }
   detail::fail("grad: no gradient rule for ", format_call(v.call), " yet (the CNN and indexing ops of issue 4)");
 }

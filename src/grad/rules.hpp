@@ -25,6 +25,10 @@ std::vector<Tensor> elementwise_vjp(const Vjp& v);  // unary, binary, select, cl
 std::vector<Tensor> reduce_vjp(const Vjp& v);       // sum, product, max, min
 std::vector<Tensor> movement_vjp(const Vjp& v);     // reshape, transpose, broadcast, slice, pad, concatenate, reverse
 std::vector<Tensor> dot_vjp(const Vjp& v);
+std::vector<Tensor> conv_vjp(const Vjp& v);
+std::vector<Tensor> window_vjp(const Vjp& v);       // window_reduce, window_scatter
+std::vector<Tensor> indexing_vjp(const Vjp& v);     // take, take_along_axis, gather, indexed_add/put,
+                                                    // put_slice, sort, argsort, cumulative
 
 // Sums `g` over the axes along which an input of `shape` was broadcast to g's shape (NumPy rules), then
 // reshapes it to `shape`.

@@ -30,15 +30,15 @@ NXV_FUNC double nxv_sign(double x) { return x > double(0) ? double(1) : (x < dou
 NXV_FUNC uint nxv_floor(uint x) { return x; }
 NXV_FUNC int nxv_floor(int x) { return x; }
 NXV_FUNC int64_t nxv_floor(int64_t x) { return x; }
-// A zero result takes x's sign (x * 0): IEEE says floor(-0.0) = ceil(-0.5) = -0.0, and some drivers
-// (lavapipe's f64 floor/ceil/trunc go through an integer conversion) return +0.0.
-NXV_FUNC float nxv_floor(float x) { float t = NXV_FLOOR(x); return t == float(0) ? x * float(0) : t; }
-NXV_FUNC double nxv_floor(double x) { double t = NXV_FLOOR(x); return t == double(0) ? x * double(0) : t; }
+// A zero result takes x's sign: IEEE says floor(-0.0) = ceil(-0.5) = -0.0, and some drivers (lavapipe's
+// floor/ceil/trunc go through an integer conversion) return +0.0. (Not x * 0: drivers fold that to +0.)
+NXV_FUNC float nxv_floor(float x) { float t = NXV_FLOOR(x); return t == float(0) ? (NXV_SIGNBIT(x) ? -float(0) : float(0)) : t; }
+NXV_FUNC double nxv_floor(double x) { double t = NXV_FLOOR(x); return t == double(0) ? (NXV_SIGNBIT(x) ? -double(0) : double(0)) : t; }
 NXV_FUNC uint nxv_ceil(uint x) { return x; }
 NXV_FUNC int nxv_ceil(int x) { return x; }
 NXV_FUNC int64_t nxv_ceil(int64_t x) { return x; }
-NXV_FUNC float nxv_ceil(float x) { float t = NXV_CEIL(x); return t == float(0) ? x * float(0) : t; }
-NXV_FUNC double nxv_ceil(double x) { double t = NXV_CEIL(x); return t == double(0) ? x * double(0) : t; }
+NXV_FUNC float nxv_ceil(float x) { float t = NXV_CEIL(x); return t == float(0) ? (NXV_SIGNBIT(x) ? -float(0) : float(0)) : t; }
+NXV_FUNC double nxv_ceil(double x) { double t = NXV_CEIL(x); return t == double(0) ? (NXV_SIGNBIT(x) ? -double(0) : double(0)) : t; }
 
 // Half away from zero (C's round; GLSL's round() leaves .5 to the implementation). x - trunc(x) is exact.
 NXV_FUNC uint nxv_round(uint x) { return x; }
@@ -47,12 +47,12 @@ NXV_FUNC int64_t nxv_round(int64_t x) { return x; }
 NXV_FUNC float nxv_round(float x) {
   float t = NXV_TRUNC(x);
   if (NXV_FABS(x - t) >= float(0.5)) t = t + (x < float(0) ? float(-1) : float(1));
-  return t == float(0) ? x * float(0) : t;
+  return t == float(0) ? (NXV_SIGNBIT(x) ? -float(0) : float(0)) : t;
 }
 NXV_FUNC double nxv_round(double x) {
   double t = NXV_TRUNC(x);
   if (NXV_FABS(x - t) >= double(0.5)) t = t + (x < double(0) ? double(-1) : double(1));
-  return t == double(0) ? x * double(0) : t;
+  return t == double(0) ? (NXV_SIGNBIT(x) ? -double(0) : double(0)) : t;
 }
 
 // ---- float functions: f32 through the f64 algorithm, rounded once ---------------------------------------

@@ -79,6 +79,18 @@ class ReferenceBackend final : public Backend {
       case OpCode::full: full(a, out, dst()); break;
       case OpCode::random_uniform: random_uniform(a, out, dst()); break;
       case OpCode::random_normal: random_normal(a, out, dst()); break;
+      case OpCode::conv: conv(a, arg(0), arg(1), out, dst()); break;
+      case OpCode::window_reduce: window_reduce(a, arg(0), out, dst()); break;
+      case OpCode::window_scatter: window_scatter(a, arg(0), arg(1), arg(2), out, dst()); break;
+      case OpCode::take: take(a, arg(0), arg(1), out, dst()); break;
+      case OpCode::take_along_axis: take_along_axis(a, arg(0), arg(1), out, dst()); break;
+      case OpCode::gather: gather(arg(0), arg(1), out, dst()); break;
+      case OpCode::indexed_add: indexed_add(arg(0), arg(1), arg(2), out, dst()); break;
+      case OpCode::indexed_put: indexed_put(arg(0), arg(1), arg(2), out, dst()); break;
+      case OpCode::put_slice: put_slice(a, arg(0), arg(1), out, dst()); break;
+      case OpCode::sort: sort(a, arg(0), out, dst()); break;
+      case OpCode::argsort: argsort(a, arg(0), out, dst()); break;
+      case OpCode::cumulative: cumulative(a, arg(0), out, dst()); break;
     }
     NXV_CHECK(result != nullptr, describe(call), "the reference backend has no kernel for op code ",
               static_cast<int>(call.code));

@@ -54,4 +54,24 @@ void full(const OpAttrs& attrs, const TensorType& out, std::byte* dst);
 void random_uniform(const OpAttrs& attrs, const TensorType& out, std::byte* dst);
 void random_normal(const OpAttrs& attrs, const TensorType& out, std::byte* dst);
 
+// indexing_ops.cpp: reads clamp indices into range, writes drop out-of-range updates (include/nxv/indexing.hpp)
+void take(const OpAttrs& attrs, const Tensor& x, const Tensor& indices, const TensorType& out, std::byte* dst);
+void take_along_axis(const OpAttrs& attrs, const Tensor& x, const Tensor& indices, const TensorType& out,
+                     std::byte* dst);
+void gather(const Tensor& x, const Tensor& indices, const TensorType& out, std::byte* dst);
+void indexed_add(const Tensor& x, const Tensor& indices, const Tensor& updates, const TensorType& out, std::byte* dst);
+void indexed_put(const Tensor& x, const Tensor& indices, const Tensor& updates, const TensorType& out, std::byte* dst);
+void put_slice(const OpAttrs& attrs, const Tensor& x, const Tensor& slice, const TensorType& out, std::byte* dst);
+
+// sort.cpp: stable sort and argsort along attrs.axis; sequential cumulative scans
+void sort(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void argsort(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void cumulative(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+
+// conv.cpp, window.cpp: the CNN ops (include/nxv/conv.hpp defines their orders)
+void conv(const OpAttrs& attrs, const Tensor& x, const Tensor& w, const TensorType& out, std::byte* dst);
+void window_reduce(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+void window_scatter(const OpAttrs& attrs, const Tensor& x, const Tensor& source, const Tensor& init,
+                    const TensorType& out, std::byte* dst);
+
 }  // namespace nxv::reference

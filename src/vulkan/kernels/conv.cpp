@@ -1,0 +1,91 @@
+// OpCode::conv (shaders/conv.comp): an implicit GEMM per feature or batch group, register-blocked, in the
+// canonical layouts the front end guarantees. One dispatch: grid (column blocks of 64 * RN, row blocks of RM
+// output channels, groups); RM = the channels per group up to 8 (no empty rows for LeNet's 6), RN = 4 columns
+// unless there are at most 64.
+#include <algorithm>
+#include <cstdlib>
+
+#include "vulkan/backend.hpp"
+#include "vulkan/kernels/kernels.hpp"
+#include "vulkan/kernels/layout.hpp"
+
+namespace nxv::vulkan::kernels {
+namespace {
+
+constexpr std::int64_t kLanes = 64;          // conv.comp's local_size_x
+constexpr std::int64_t kMaxGroups = 65535;   // the guaranteed minimum of maxComputeWorkGroupCount[1], [2]
+
+struct ConvPush {
+  std::uint32_t batch_out, channels, out_channels, group_rows, in_per_group, group_channel_step, group_batch_step;
+  std::uint32_t in_size[3], kernel[3], out_size[3], stride[3];
+  std::int32_t low[3];
+  std::uint32_t in_dilation[3], kernel_dilation[3];
+};
+static_assert(sizeof(ConvPush) <= 128, "conv.comp's push constants must fit the guaranteed 128 bytes");
+
+bool fits_i32(std::int64_t v) { return v >= -0x7fffffffLL && v <= 0x7fffffffLL; }
+
+}  // namespace
+
+bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
+  const Tensor& x = in[0];
+  const Tensor& w = in[1];
+  const OpAttrs& a = call.attrs;
+  if (!is_float(out.dtype) || x.dtype() != out.dtype || w.dtype() != out.dtype) return false;
+  if (!fits_u32(x.size()) || !fits_u32(w.size()) || !fits_u32(num_elements(out.shape))) return false;
+  const int spatial = x.rank() - 2, shift = 3 - spatial;
+  if (spatial < 1 || spatial > 3) return false;
+
+  ConvPush push{};
+  const std::int64_t groups = std::max(a.feature_groups, a.batch_groups);
+  push.batch_out = static_cast<std::uint32_t>(out.shape[0]);
+  push.channels = static_cast<std::uint32_t>(x.dim(1));
+  push.out_channels = static_cast<std::uint32_t>(w.dim(0));
+  push.group_rows = static_cast<std::uint32_t>(w.dim(0) / groups);
+  push.in_per_group = static_cast<std::uint32_t>(w.dim(1));
+  push.group_channel_step = a.feature_groups > 1 ? push.in_per_group : 0;
+  push.group_batch_step = a.batch_groups > 1 ? push.batch_out : 0;
+  std::int64_t out_spatial = 1;
+  for (int d = 0; d < 3; ++d) {
+    const int s = d - shift;
+    push.in_size[d] = static_cast<std::uint32_t>(s < 0 ? 1 : x.dim(s + 2));
+    push.kernel[d] = static_cast<std::uint32_t>(s < 0 ? 1 : w.dim(s + 2));
+    push.out_size[d] = static_cast<std::uint32_t>(s < 0 ? 1 : out.shape[s + 2]);
+    push.stride[d] = static_cast<std::uint32_t>(s < 0 ? 1 : a.strides[s]);
+    push.in_dilation[d] = static_cast<std::uint32_t>(s < 0 ? 1 : a.input_dilation[s]);
+    push.kernel_dilation[d] = static_cast<std::uint32_t>(s < 0 ? 1 : a.kernel_dilation[s]);
+    const std::int64_t low = s < 0 ? 0 : a.pad_low[s];
+    // The shader's int coordinates: the dilated input and every window origin must fit.
+    const std::int64_t reach = (push.out_size[d] - 1) * static_cast<std::int64_t>(push.stride[d]) +
+                               (push.kernel[d] - 1) * static_cast<std::int64_t>(push.kernel_dilation[d]);
+    const std::int64_t dilated = (push.in_size[d] - 1) * static_cast<std::int64_t>(push.in_dilation[d]) + 1;
+    if (!fits_i32(low) || !fits_i32(reach + std::abs(low)) || !fits_i32(dilated)) return false;
+    push.low[d] = static_cast<std::int32_t>(low);
+    out_spatial *= push.out_size[d];
+  }
+  const std::int64_t columns = out.shape[0] * out_spatial;
+  const std::int64_t rows = push.group_rows;
+  // Register blocks of rm output channels x rn columns. (Smaller blocks for more workgroups where there are few,
+  // e.g. the kernel gradients' 150 and 2400 outputs in LeNet, cost lavapipe 1.5-4x more CPU time than two
+  // threads win back.)
+  const std::uint32_t rn = columns <= kLanes ? 1 : 4;
+  const auto rm = static_cast<std::uint32_t>(std::clamp<std::int64_t>(rows, 1, 8));
+  const auto col_groups = [&] { return (columns + kLanes * rn - 1) / (kLanes * rn); };
+  const auto row_groups = [&] { return (rows + rm - 1) / rm; };
+  if (col_groups() > runtime().features().max_workgroup_count_x || row_groups() > kMaxGroups || groups > kMaxGroups)
+    return false;
+
+  result = allocate(out);
+  if (num_elements(out.shape) == 0) return true;
+  static PipelineCache cache;
+  const std::int32_t spec[] = {static_cast<std::int32_t>(rm), static_cast<std::int32_t>(rn)};
+  const Pipeline* p = cache.get(static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(rm) << 8 |
+                                    static_cast<std::uint64_t>(rn) << 16,
+                                [&] { return std::string("conv_") + variant_name(out.dtype); }, spec);
+  runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&result, true}}, push_bytes(push),
+                     static_cast<std::uint32_t>(col_groups()), static_cast<std::uint32_t>(row_groups()),
+                     static_cast<std::uint32_t>(groups));
+  return true;
+}
+
+}  // namespace nxv::vulkan::kernels
