@@ -1,0 +1,125 @@
+#include "train/options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace nxv::train {
+
+const char* const kUsage =
+    "usage: nxv-train [options]            train a model on Fashion-MNIST (or any IDX data set)\n"
+    "       nxv-train --evaluate CKPT      report a checkpoint's test loss and accuracy\n"
+    "options:\n"
+    "  --model lenet|mlp|cnn     the network (default lenet)\n"
+    "  --data DIR                the IDX files (default $NXV_DATA_DIR, else /usr/share/datasets/fashion-mnist)\n"
+    "  --epochs N                epochs to train, after the checkpoint's with --resume (default 10)\n"
+    "  --batch N                 batch size (default 32)\n"
+    "  --lr X                    learning rate (default 0.001)\n"
+    "  --optimizer sgd|adam|adamw  (default adam; sgd uses momentum 0.9)\n"
+    "  --device vulkan|reference where to compute (default: Vulkan if a device is usable, else reference)\n"
+    "  --dtype f32|f64           (default f32)\n"
+    "  --seed N                  initialisation and shuffling seed (default 0)\n"
+    "  --out DIR                 metrics.csv, metrics.json, curves.png, checkpoint.safetensors (default out)\n"
+    "  --resume CKPT             continue training from a checkpoint (its model, dtype and optimizer)\n"
+    "  --subset N                train on the first N training examples only\n"
+    "  --test-subset N           evaluate on the first N test examples only\n"
+    "  --help                    this text\n";
+
+namespace {
+
+[[noreturn]] void usage_error(const std::string& message) { throw UsageError(message); }
+
+std::int64_t parse_integer(const std::string& option, const std::string& text, std::int64_t min) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+    usage_error("--" + option + " expects an integer, got '" + text + "'");
+  if (v < min) usage_error("--" + option + " must be at least " + std::to_string(min) + ", got " + text);
+  return v;
+}
+
+double parse_positive(const std::string& option, const std::string& text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+    usage_error("--" + option + " expects a number, got '" + text + "'");
+  if (!(v > 0) || !std::isfinite(v)) usage_error("--" + option + " must be a positive number, got " + text);
+  return v;
+}
+
+std::string one_of(const std::string& option, const std::string& text, std::initializer_list<const char*> choices) {
+  std::string list;
+  for (const char* c : choices) {
+    if (text == c) return text;
+    list += (list.empty() ? "" : ", ") + std::string(c);
+  }
+  usage_error("--" + option + " must be one of " + list + ", got '" + text + "'");
+}
+
+using Setter = std::function<void(TrainOptions&, const std::string&)>;
+
+const std::map<std::string, Setter>& setters() {
+  static const std::map<std::string, Setter> table{
+      {"model", [](TrainOptions& o, const std::string& v) { o.model = one_of("model", v, {"lenet", "mlp", "cnn"}); }},
+      {"data", [](TrainOptions& o, const std::string& v) { o.data = v; }},
+      {"epochs", [](TrainOptions& o, const std::string& v) { o.epochs = parse_integer("epochs", v, 1); }},
+      {"batch", [](TrainOptions& o, const std::string& v) { o.batch = parse_integer("batch", v, 1); }},
+      {"lr", [](TrainOptions& o, const std::string& v) { o.lr = parse_positive("lr", v); }},
+      {"optimizer",
+       [](TrainOptions& o, const std::string& v) { o.optimizer = one_of("optimizer", v, {"sgd", "adam", "adamw"}); }},
+      {"device",
+       [](TrainOptions& o, const std::string& v) { o.device = one_of("device", v, {"vulkan", "reference"}); }},
+      {"dtype",
+       [](TrainOptions& o, const std::string& v) {
+         o.dtype = one_of("dtype", v, {"f32", "f64"}) == "f32" ? DType::f32 : DType::f64;
+       }},
+      {"seed",
+       [](TrainOptions& o, const std::string& v) { o.seed = static_cast<std::uint64_t>(parse_integer("seed", v, 0)); }},
+      {"out", [](TrainOptions& o, const std::string& v) { o.out = v; }},
+      {"resume", [](TrainOptions& o, const std::string& v) { o.resume = v; }},
+      {"evaluate", [](TrainOptions& o, const std::string& v) { o.evaluate = v; }},
+      {"subset", [](TrainOptions& o, const std::string& v) { o.subset = parse_integer("subset", v, 1); }},
+      {"test-subset",
+       [](TrainOptions& o, const std::string& v) { o.test_subset = parse_integer("test-subset", v, 1); }},
+  };
+  return table;
+}
+
+}  // namespace
+
+TrainOptions parse_args(std::span<const std::string> args) {
+  TrainOptions o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      o.help = true;
+      continue;
+    }
+    if (!arg.starts_with("--")) usage_error("unexpected argument '" + arg + "' (options start with --)");
+    // --name value or --name=value
+    const std::size_t equals = arg.find('=');
+    const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+    const auto setter = setters().find(name);
+    if (setter == setters().end()) usage_error("unknown option '--" + name + "'");
+    if (o.given.count(name)) usage_error("--" + name + " is given twice");
+    std::string value;
+    if (equals != std::string::npos) {
+      value = arg.substr(equals + 1);
+    } else {
+      if (i + 1 >= args.size()) usage_error("--" + name + " needs a value");
+      value = args[++i];
+    }
+    setter->second(o, value);
+    o.given.insert(name);
+  }
+  if (!o.evaluate.empty()) {
+    for (const std::string& name : o.given)
+      if (name != "evaluate" && name != "data" && name != "device" && name != "batch" && name != "test-subset")
+        usage_error("--" + name + " does not apply to --evaluate (which takes --data, --device, --batch and "
+                    "--test-subset)");
+  }
+  return o;
+}
+
+}  // namespace nxv::train

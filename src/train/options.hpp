@@ -1,0 +1,43 @@
+// nxv-train's command line: the options, their defaults, and a parser that reports mistakes as UsageError
+// (the program prints the message and exits with status 2).
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "nxv/dtype.hpp"
+
+namespace nxv::train {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct TrainOptions {
+  std::string model = "lenet";       // lenet | mlp | cnn
+  std::filesystem::path data;        // empty: data::default_data_dir()
+  std::int64_t epochs = 10;          // epochs to train (more epochs after --resume)
+  std::int64_t batch = 32;
+  double lr = 1e-3;
+  std::string optimizer = "adam";    // sgd | adam | adamw
+  std::string device;                // vulkan | reference; empty: Vulkan when available
+  DType dtype = DType::f32;
+  std::uint64_t seed = 0;
+  std::filesystem::path out = "out";
+  std::filesystem::path resume;      // a checkpoint to continue from
+  std::filesystem::path evaluate;    // a checkpoint to evaluate (no training)
+  std::int64_t subset = 0;           // training examples to use (0 = all)
+  std::int64_t test_subset = 0;      // test examples to use (0 = all)
+  bool help = false;
+  std::set<std::string> given;       // the options the command line named ("model", "lr", ...)
+};
+
+extern const char* const kUsage;
+
+// Parses the arguments after the program name. Throws UsageError naming the option and what was wrong.
+TrainOptions parse_args(std::span<const std::string> args);
+
+}  // namespace nxv::train
