@@ -65,6 +65,9 @@ void print_text(const std::vector<DeviceDescription>& devices, int picked, const
     std::cout << "  shader types        f64 " << yes(d.float64) << ", int64 " << yes(d.int64) << ", f16 "
               << yes(d.float16) << ", int8 " << yes(d.int8) << " (8-bit storage " << yes(d.storage8) << ")\n";
     std::cout << "  push descriptors    " << yes(d.push_descriptors) << "\n";
+    std::cout << "  float controls      keep denormals f32 " << yes(d.denorm_preserve_f32) << ", f64 "
+              << yes(d.denorm_preserve_f64) << "; keep signed zero/inf/NaN f32 " << yes(d.signed_zero_inf_nan_f32)
+              << ", f64 " << yes(d.signed_zero_inf_nan_f64) << "\n";
     std::cout << "  limits              workgroup invocations " << d.max_workgroup_invocations
               << ", workgroup count x " << d.max_workgroup_count_x << ",\n"
               << "                      shared memory " << bytes(d.max_shared_memory) << ", push constants "
@@ -113,6 +116,10 @@ void print_json(const std::vector<DeviceDescription>& devices, int picked, const
     std::cout << "], \"subgroup_size\": " << d.subgroup_size << ", \"float64\": " << b(d.float64)
               << ", \"int64\": " << b(d.int64) << ", \"float16\": " << b(d.float16) << ", \"int8\": " << b(d.int8)
               << ", \"storage8\": " << b(d.storage8) << ", \"push_descriptors\": " << b(d.push_descriptors)
+              << ", \"denorm_preserve_f32\": " << b(d.denorm_preserve_f32)
+              << ", \"denorm_preserve_f64\": " << b(d.denorm_preserve_f64)
+              << ", \"signed_zero_inf_nan_f32\": " << b(d.signed_zero_inf_nan_f32)
+              << ", \"signed_zero_inf_nan_f64\": " << b(d.signed_zero_inf_nan_f64)
               << ", \"max_workgroup_invocations\": " << d.max_workgroup_invocations
               << ", \"max_workgroup_count_x\": " << d.max_workgroup_count_x
               << ", \"max_shared_memory\": " << d.max_shared_memory

@@ -19,6 +19,10 @@ struct DeviceDescription {
   bool float64 = false, int64 = false, float16 = false, int8 = false, storage8 = false, push_descriptors = false;
   std::uint32_t max_workgroup_invocations = 0, max_workgroup_count_x = 0, max_push_constants = 0;
   std::uint32_t max_shared_memory = 0;
+  // Float controls: whether shaders may ask to keep f32/f64 denormals (NVIDIA flushes f32 denormals otherwise)
+  // and the sign of zero, infinities and NaNs; nx_vulkan asks for every one the device offers.
+  bool denorm_preserve_f32 = false, denorm_preserve_f64 = false;
+  bool signed_zero_inf_nan_f32 = false, signed_zero_inf_nan_f64 = false;
   std::uint64_t max_storage_buffer_range = 0, max_allocation_size = 0;
   bool usable = false;        // has what nx_vulkan requires
   std::string unusable_reason;  // why not, when !usable

@@ -12,7 +12,6 @@ bool nxv_signbit(double x) { return unpackDouble2x32(x).y >= 0x80000000u; }
 #define NXV_FABS(x) abs(x)
 #define NXV_FLOOR(x) floor(x)
 #define NXV_CEIL(x) ceil(x)
-#define NXV_TRUNC(x) trunc(x)
 #define NXV_SQRT(x) sqrt(x)
 #define NXV_SIGNBIT(x) nxv_signbit(x)
 #include "ops/elementwise_helpers.glsl.h"

@@ -42,6 +42,8 @@ constexpr double packDouble2x32(uvec2 v) {
     return std::bit_cast<double>((static_cast<std::uint64_t>(v.y) << 32) | v.x);
 }
 inline double floor(double x) { return std::floor(x); }
+// Round half to even: nearbyint in the default rounding mode, which nothing in nx_vulkan changes.
+inline double roundEven(double x) { return std::nearbyint(x); }
 inline double sqrt(double x) { return std::sqrt(x); }
 
 // ---- GLSL double literal suffix: 1.5lf ----------------------------------------

@@ -18,7 +18,7 @@
 //  * The includer defines  NXV_FUNC    (C++: `inline`, GLSL: empty)
 //                          NXV_PRECISE (C++: empty,    GLSL: `precise`)
 //    and the types/builtins uint, uvec2, unpackDouble2x32, packDouble2x32,
-//    floor, sqrt (C++ shims in math.hpp; GLSL builtins on the GPU).
+//    floor, roundEven, sqrt (C++ shims in math.hpp; GLSL builtins on the GPU).
 //    C++ also provides the literal operator ""lf so that double literals can
 //    be written with the GLSL `lf` suffix (e.g. 0.5lf). glslang's
 //    preprocessor cannot token-paste float literals, so a D(x)=x##lf macro is
@@ -1150,7 +1150,6 @@ NXV_FUNC nxv_rempio2_t nxv_rem_pio2(double x) {
     const double pio2_2t = 2.02226624879595063154e-21lf; /* 0x3BA3198A, 0x2E037073 */
     const double pio2_3 = 2.02226624871116645580e-21lf;  /* 0x3BA3198A, 0x2E000000 */
     const double pio2_3t = 8.47842766036889956997e-32lf; /* 0x397B839A, 0x252049C1 */
-    const double toint = 6755399441055744.0lf;           /* 0x1.8p52 */
 
     nxv_rempio2_t res;
     int hx = nxv_hi(x);
@@ -1190,8 +1189,10 @@ NXV_FUNC nxv_rempio2_t nxv_rem_pio2(double x) {
     }
 
     if (medium) {
-        NXV_PRECISE double fn = x * invpio2 + toint;
-        fn = fn - toint;
+        /* fdlibm rounds with (x * invpio2 + 0x1.8p52) - 0x1.8p52; an explicit round-half-even gives the
+           same integer without relying on the driver to keep that pair of additions (NVIDIA did not). */
+        NXV_PRECISE double scaled = x * invpio2;
+        NXV_PRECISE double fn = roundEven(scaled);
         int n = int(fn);
         NXV_PRECISE double r = x - fn * pio2_1;
         NXV_PRECISE double w = fn * pio2_1t; /* 1st round good to 85 bit */

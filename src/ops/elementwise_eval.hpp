@@ -19,7 +19,6 @@ using std::uint64_t;
 #define NXV_FABS(x) std::fabs(x)
 #define NXV_FLOOR(x) std::floor(x)
 #define NXV_CEIL(x) std::ceil(x)
-#define NXV_TRUNC(x) std::trunc(x)
 #define NXV_SQRT(x) std::sqrt(x)
 #define NXV_SIGNBIT(x) std::signbit(x)
 #define NXV_FUNC inline
@@ -32,7 +31,6 @@ using std::uint64_t;
 #undef NXV_FABS
 #undef NXV_FLOOR
 #undef NXV_CEIL
-#undef NXV_TRUNC
 #undef NXV_SQRT
 #undef NXV_SIGNBIT
 #undef NXV_FUNC

@@ -2,7 +2,7 @@
 //
 // Each helper is overloaded for every compute type (uint for pred/u8, int, int64_t, float, double) so that an
 // expression like `nxv_abs(x)` means the same thing in both languages. The includer defines the few builtins
-// whose spelling differs (NXV_ISNAN, NXV_ISINF, NXV_FABS, NXV_FLOOR, NXV_CEIL, NXV_TRUNC, NXV_SQRT, NXV_SIGNBIT)
+// whose spelling differs (NXV_ISNAN, NXV_ISINF, NXV_FABS, NXV_FLOOR, NXV_CEIL, NXV_SQRT, NXV_SIGNBIT)
 // and includes math/nxv_math.glsl.h first (the double-precision nxv_exp, nxv_log, nxv_pow, ...).
 //
 // Why f32 goes through f64: float(double(a) / double(b)) and float(sqrt(double(x))) are correctly rounded
@@ -44,16 +44,8 @@ NXV_FUNC double nxv_ceil(double x) { double t = NXV_CEIL(x); return t == double(
 NXV_FUNC uint nxv_round(uint x) { return x; }
 NXV_FUNC int nxv_round(int x) { return x; }
 NXV_FUNC int64_t nxv_round(int64_t x) { return x; }
-NXV_FUNC float nxv_round(float x) {
-  float t = NXV_TRUNC(x);
-  if (NXV_FABS(x - t) >= float(0.5)) t = t + (x < float(0) ? float(-1) : float(1));
-  return t == float(0) ? (NXV_SIGNBIT(x) ? -float(0) : float(0)) : t;
-}
-NXV_FUNC double nxv_round(double x) {
-  double t = NXV_TRUNC(x);
-  if (NXV_FABS(x - t) >= double(0.5)) t = t + (x < double(0) ? double(-1) : double(1));
-  return t == double(0) ? (NXV_SIGNBIT(x) ? -double(0) : double(0)) : t;
-}
+NXV_FUNC float nxv_round(float x) { return nxv_round_half_awayf(x); }
+NXV_FUNC double nxv_round(double x) { return nxv_round_half_away(x); }
 
 // ---- float functions: f32 through the f64 algorithm, rounded once ---------------------------------------
 NXV_FUNC float nxv_exp(float x) { return float(nxv_exp(double(x))); }

@@ -35,6 +35,10 @@ void describe_vulkan12(const vk::raii::PhysicalDevice& device, DeviceDescription
   const auto& p11 = props.get<vk::PhysicalDeviceVulkan11Properties>();
   const auto& p12 = props.get<vk::PhysicalDeviceVulkan12Properties>();
   d.subgroup_size = p11.subgroupSize;
+  d.denorm_preserve_f32 = p12.shaderDenormPreserveFloat32;
+  d.denorm_preserve_f64 = p12.shaderDenormPreserveFloat64;
+  d.signed_zero_inf_nan_f32 = p12.shaderSignedZeroInfNanPreserveFloat32;
+  d.signed_zero_inf_nan_f64 = p12.shaderSignedZeroInfNanPreserveFloat64;
   d.max_allocation_size = p11.maxMemoryAllocationSize;
   d.driver_name = p12.driverName.data();
   d.driver_info = p12.driverInfo.data();

@@ -2,6 +2,7 @@
 // the batch cap, and private runtimes with non-default options.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 
 #include "vulkan/runtime.hpp"
@@ -35,5 +36,15 @@ bool maps_device_memory(const Runtime& runtime);
 // The memory statistics of one runtime (nxv::vulkan::memory_stats() reports the default one).
 MemoryStats memory_stats(const Runtime& runtime);
 void release_cached_memory(Runtime& runtime);
+
+// The runtime's on-disk pipeline cache (src/vulkan/disk_cache.hpp: nxv::vulkan::cache_directory): the file (empty when caching is off), the
+// bytes of VkPipelineCache data it started from (0: a cold start, or a missing, corrupt or foreign file), and
+// the pipelines created since (the file is rewritten when the runtime is destroyed, if any were).
+struct PipelineCacheInfo {
+  std::filesystem::path file;
+  std::size_t loaded_bytes = 0;
+  std::uint64_t pipelines_created = 0;
+};
+PipelineCacheInfo pipeline_cache_info(const Runtime& runtime);
 
 }  // namespace nxv::vulkan

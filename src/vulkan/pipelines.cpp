@@ -2,11 +2,15 @@
 #include "vulkan/pipelines.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "nxv/error.hpp"
 #include "vulkan/counters.hpp"
+#include "vulkan/disk_cache.hpp"
+#include "vulkan/runtime_shaders.hpp"
 #include "vulkan/shader_registry.hpp"
+#include "vulkan/spirv_patch.hpp"
 
 namespace nxv::vulkan {
 namespace {
@@ -14,7 +18,58 @@ namespace {
 // Push constants beyond 128 bytes are not guaranteed (the spec's minimum maxPushConstantsSize).
 constexpr std::uint32_t kMaxPushConstants = 128;
 
+// What makes a VkPipelineCache blob valid for a device: the IDs and the UUID its header holds, and the driver
+// version (a driver update may change the UUID's meaning without changing it).
+std::vector<std::byte> pipeline_cache_key(const vk::PhysicalDeviceProperties& p) {
+  std::vector<std::byte> key(12 + VK_UUID_SIZE);
+  std::memcpy(key.data(), &p.vendorID, 4);
+  std::memcpy(key.data() + 4, &p.deviceID, 4);
+  std::memcpy(key.data() + 8, &p.driverVersion, 4);
+  std::memcpy(key.data() + 12, p.pipelineCacheUUID.data(), VK_UUID_SIZE);
+  return key;
+}
+
+// The spec's VkPipelineCacheHeaderVersionOne must match the device too: a blob we wrote for it always does, so a
+// mismatch means the file is not what it claims to be.
+bool header_matches(std::span<const std::byte> data, const vk::PhysicalDeviceProperties& p) {
+  struct HeaderOne {
+    std::uint32_t length, version, vendor, device;
+    std::uint8_t uuid[VK_UUID_SIZE];
+  } h;
+  static_assert(sizeof(HeaderOne) == 32);
+  if (data.size() < sizeof h) return false;
+  std::memcpy(&h, data.data(), sizeof h);
+  return h.length >= sizeof h && h.version == 1 && h.vendor == p.vendorID && h.device == p.deviceID &&
+         std::memcmp(h.uuid, p.pipelineCacheUUID.data(), VK_UUID_SIZE) == 0;
+}
+
 }  // namespace
+
+StoredPipelineCache load_pipeline_cache(const Context& context) {
+  StoredPipelineCache stored;
+  const auto dir = cache_directory();
+  if (!dir) return stored;
+  const vk::PhysicalDeviceProperties p = context.physical.getProperties();
+  char name[64];
+  std::snprintf(name, sizeof name, "pipelines-%08x-%08x-", p.vendorID, p.deviceID);
+  std::string file = name;
+  for (std::uint8_t b : p.pipelineCacheUUID) {
+    std::snprintf(name, sizeof name, "%02x", b);
+    file += name;
+  }
+  stored.file = *dir / (file + ".bin");
+  const auto key = pipeline_cache_key(p);
+  if (auto data = read_cache_entry(stored.file, "PIPE", key); data && header_matches(*data, p))
+    stored.data = std::move(*data);
+  return stored;
+}
+
+bool save_pipeline_cache(const PipelineCache& cache, const std::filesystem::path& file) {
+  if (file.empty() || cache.created() == 0) return true;
+  const auto data = cache.cache_data();
+  const auto key = pipeline_cache_key(cache.context().physical.getProperties());
+  return write_cache_entry(file, "PIPE", key, std::as_bytes(std::span(data)));
+}
 
 std::uint32_t count_bindings(std::span<const std::uint32_t> spirv) {
   constexpr std::uint32_t kOpDecorate = 71, kDecorationBinding = 33;
@@ -59,10 +114,15 @@ PipelineCache::PipelineCache(const Context& context, std::span<const std::byte> 
 const vk::raii::ShaderModule& PipelineCache::module(const std::string& shader, std::uint32_t* bindings) {
   auto it = modules_.find(shader);
   if (it == modules_.end()) {
-    const auto spirv = embedded_shader(shader);
+    auto spirv = embedded_shader(shader);
+    if (spirv.empty()) spirv = runtime_shader(shader);  // a fused kernel of src/compiler
     if (spirv.empty())
       detail::fail("vulkan: no embedded shader named '", shader, "' (", embedded_shader_names().size(),
                    " are registered in shaders/CMakeLists.txt)");
+    const auto& d = context_.description;
+    const auto patched = with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
+                                                     d.signed_zero_inf_nan_f32, d.signed_zero_inf_nan_f64});
+    spirv = patched;
     const std::uint32_t count = count_bindings(spirv);
     if (count > max_bindings_)
       detail::fail("vulkan: shader '", shader, "' declares ", count, " storage-buffer bindings; the runtime's layout has ",
@@ -102,6 +162,7 @@ const Pipeline* PipelineCache::get(std::string_view shader, std::span<const std:
   }
   p->layout = *layout_;
   count(counter_state().pipelines_created);
+  ++created_;
   const Pipeline* result = p.get();
   pipelines_.emplace(std::move(key), std::move(p));
   return result;

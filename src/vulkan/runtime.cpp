@@ -29,14 +29,40 @@ DeviceBuffer& device_buffer(const BufferPtr& buffer, const char* op) {
   return static_cast<DeviceBuffer&>(*buffer);  // the allocator makes every Buffer
 }
 
+// Vulkan-Hpp reports a failed call (device lost, out of memory at submit) as vk::SystemError; callers get an
+// nxv::Error naming what the runtime was doing.
+template <class F>
+decltype(auto) vulkan_call(const char* what, F&& f) {
+  try {
+    return f();
+  } catch (const vk::SystemError& e) {
+    detail::fail("vulkan ", what, " failed: ", e.what());
+  }
+}
+
 class RuntimeImpl final : public Runtime {
  public:
   explicit RuntimeImpl(const RuntimeOptions& options)
       : context_(std::make_shared<Context>()),
         allocator_(std::make_shared<Allocator>(context_, has_unified_memory(*context_) && !options.force_staging,
                                                options.simulated_memory_limit)),
-        pipelines_(*context_),
-        stream_(*context_, pipelines_.max_bindings(), pipelines_.push_constant_bytes()) {}
+        stored_pipelines_(load_pipeline_cache(*context_)),
+        pipelines_(*context_, stored_pipelines_.data),
+        stream_(*context_, pipelines_.max_bindings(), pipelines_.push_constant_bytes()) {
+    loaded_pipeline_cache_bytes_ = stored_pipelines_.data.size();
+    stored_pipelines_.data = {};
+  }
+
+  // Keeps the pipelines this process created for the next one (the cold-start cost is pipeline creation).
+  ~RuntimeImpl() override {
+    try {
+      if (!save_pipeline_cache(pipelines_, stored_pipelines_.file))
+        std::fprintf(stderr, "nxv: cannot write the pipeline cache %s (NXV_CACHE_DIR); the next start will be cold\n",
+                     stored_pipelines_.file.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nxv: cannot save the pipeline cache: %s\n", e.what());
+    }
+  }
 
   const DeviceFeatures& features() const override { return context_->features; }
 
@@ -44,7 +70,7 @@ class RuntimeImpl final : public Runtime {
     if (auto buffer = allocator_->try_allocate(bytes)) return buffer;
     {
       std::lock_guard lock(mutex_);
-      finish_locked();  // pending batches may hold buffers the program has already dropped
+      vulkan_call("allocate", [&] { finish_locked(); });  // pending batches may hold buffers already dropped
     }
     allocator_->release_cached();
     if (auto buffer = allocator_->try_allocate(bytes)) return buffer;
@@ -58,17 +84,19 @@ class RuntimeImpl final : public Runtime {
     if (src.size() > b.size())
       detail::fail("vulkan upload: got ", src.size(), " bytes for a buffer of ", b.size(), " bytes");
     if (src.empty()) return;
-    if (b.mapped()) {
-      {
+    vulkan_call("upload", [&] {
+      if (b.mapped()) {
+        {
+          std::lock_guard lock(mutex_);
+          // Only fresh buffers are uploaded into; should pending work still use this one, wait rather than race.
+          if (b.hazards.ref_serial > stream_.completed_serial()) stream_.wait_for(b.hazards.ref_serial);
+        }
+        std::memcpy(b.mapped(), src.data(), src.size());
+      } else {
         std::lock_guard lock(mutex_);
-        // Only fresh buffers are uploaded into; should pending work still use this one, wait rather than race.
-        if (b.hazards.ref_serial > stream_.completed_serial()) stream_.wait_for(b.hazards.ref_serial);
+        upload_staged(dst, src);
       }
-      std::memcpy(b.mapped(), src.data(), src.size());
-    } else {
-      std::lock_guard lock(mutex_);
-      upload_staged(dst, src);
-    }
+    });
     count(counter_state().bytes_uploaded, src.size());
   }
 
@@ -77,16 +105,18 @@ class RuntimeImpl final : public Runtime {
     if (dst.size() > b.size())
       detail::fail("vulkan download: asked for ", dst.size(), " bytes of a buffer of ", b.size(), " bytes");
     if (dst.empty()) return;
-    if (b.mapped()) {
-      {
+    vulkan_call("download", [&] {
+      if (b.mapped()) {
+        {
+          std::lock_guard lock(mutex_);
+          if (b.hazards.write_serial > stream_.completed_serial()) stream_.wait_for(b.hazards.write_serial);
+        }
+        std::memcpy(dst.data(), b.mapped(), dst.size());
+      } else {
         std::lock_guard lock(mutex_);
-        if (b.hazards.write_serial > stream_.completed_serial()) stream_.wait_for(b.hazards.write_serial);
+        download_staged(src, dst);
       }
-      std::memcpy(dst.data(), b.mapped(), dst.size());
-    } else {
-      std::lock_guard lock(mutex_);
-      download_staged(src, dst);
-    }
+    });
     count(counter_state().bytes_downloaded, dst.size());
   }
 
@@ -99,16 +129,21 @@ class RuntimeImpl final : public Runtime {
                 std::uint32_t groups_x, std::uint32_t groups_y, std::uint32_t groups_z) override {
     if (pipeline == nullptr) detail::fail("vulkan dispatch: got a null pipeline");
     std::lock_guard lock(mutex_);
-    stream_.dispatch(*pipeline, std::span<const Binding>(bindings.begin(), bindings.size()), push, groups_x,
-                     groups_y, groups_z);
+    vulkan_call("dispatch", [&] {
+      stream_.dispatch(*pipeline, std::span<const Binding>(bindings.begin(), bindings.size()), push, groups_x,
+                       groups_y, groups_z);
+    });
   }
 
   void flush() override {
     std::lock_guard lock(mutex_);
-    finish_locked();
+    vulkan_call("flush", [&] { finish_locked(); });
   }
 
   MemoryStats memory_stats() const { return allocator_->stats(); }
+  PipelineCacheInfo pipeline_cache_info() const {
+    return {stored_pipelines_.file, loaded_pipeline_cache_bytes_, pipelines_.created()};
+  }
   bool maps_device_memory() const { return allocator_->mapped(); }
 
   // At exit, buffers held by static objects may outlive the runtime; their memory and the device must then never
@@ -164,6 +199,8 @@ class RuntimeImpl final : public Runtime {
   std::shared_ptr<Allocator> allocator_;  // buffers share it, so it outlives the runtime if they do
   std::unique_ptr<StagingRing> staging_;
   std::unique_ptr<Block> readback_;
+  StoredPipelineCache stored_pipelines_;  // the on-disk file (its data only until pipelines_ has taken it)
+  std::size_t loaded_pipeline_cache_bytes_ = 0;
   PipelineCache pipelines_;
   CommandStream stream_;
   std::mutex mutex_;  // one lock around pipelines, recording and submission
@@ -256,5 +293,9 @@ bool maps_device_memory(const Runtime& runtime) {
 }
 
 void release_cached_memory(Runtime& runtime) { static_cast<RuntimeImpl&>(runtime).release_cached(); }
+
+PipelineCacheInfo pipeline_cache_info(const Runtime& runtime) {
+  return static_cast<const RuntimeImpl&>(runtime).pipeline_cache_info();
+}
 
 }  // namespace nxv::vulkan

@@ -1,11 +1,16 @@
 // Parity of every elementwise op of ops/elementwise.def, select, clip and as_type: Vulkan = reference, bit for
 // bit, for every dtype the op accepts, over shapes that cover rank 0, empty tensors, size-1 axes, sizes that
 // are not multiples of the workgroup, several workgroups and broadcasting, with special values mixed in.
+#include <cmath>
+#include <limits>
+
 #include "ops/op.hpp"
 #include "support/parity.hpp"
 
 namespace nxv::testing {
 namespace {
+
+bool on_lavapipe() { return vulkan::list_devices()[vulkan::pick_device()].type == "cpu"; }
 
 const Shape k_shapes[] = {{}, {0}, {1}, {7}, {3, 1, 5}, {2, 3, 4}, {1000}, {70001}};
 
@@ -75,14 +80,32 @@ TEST(ElementwiseParity, EveryUnaryOpEveryDtype) {
       std::uint64_t seed = 1;
       for (const Shape& s : k_shapes) {
         Tensor x = test_data(t, s, seed++);
-        // Known gap: f64 sin/cos of |x| >= 2^20 * pi/2 (the Payne-Hanek reduction path) differ between the GPU
-        // and the CPU (lavapipe and the H200 alike), so huge arguments are replaced by 0 here; arguments up to
-        // 1e6 are covered by TranscendentalsOverTheirDomains.
-        if (t == DType::f64 && (op.fn == sin || op.fn == cos)) x = select(greater(abs(x), 1e6), zeros(x.shape(), DType::f64, x.backend()), x);
+        // lavapipe miscomputes the Payne-Hanek reduction of f64 sin/cos (see SinCosOfHugeArguments), so there
+        // huge arguments are replaced by 0.
+        if (t == DType::f64 && (op.fn == sin || op.fn == cos) && on_lavapipe())
+          x = select(greater(abs(x), 1e6), zeros(x.shape(), DType::f64, x.backend()), x);
         expect_parity(std::string(op.name) + ":" + std::string(name(t)), [&](auto& in) { return op.fn(in[0]); }, {x});
       }
     }
   }
+}
+
+// f64 sin/cos of |x| >= 2^20 * pi/2 take fdlibm's Payne-Hanek path (src/math/nxv_math.glsl.h). The H200 matches
+// the reference bit for bit over every binary exponent up to 1023; lavapipe (Mesa 22.3, LLVM 15) returns wrong
+// values from |x| ~ 2^116 on (sin(DBL_MAX) = 0) although the same source is right on the CPU and on the H200: a
+// driver bug not reduced further, so the test is skipped there and the gap stated.
+TEST(ElementwiseParity, SinCosOfHugeArguments) {
+  NXV_REQUIRE_VULKAN();
+  if (on_lavapipe()) GTEST_SKIP() << "lavapipe miscomputes the Payne-Hanek reduction (|x| >= ~2^116)";
+  std::vector<double> xs;
+  for (int e = 20; e <= 1023; ++e)
+    for (double m : {1.0, 1.2345678901234567, 1.9999999999999998}) xs.push_back(std::ldexp(m, e));
+  xs.push_back(std::numeric_limits<double>::max());
+  const Tensor x = from_data<double>(std::span<const double>(xs), Shape{static_cast<std::int64_t>(xs.size())},
+                                     reference_backend());
+  expect_parity("sin:f64", [](auto& in) { return sin(in[0]); }, {x});
+  expect_parity("cos:f64", [](auto& in) { return cos(in[0]); }, {x});
+  expect_parity("sin:f64", [](auto& in) { return sin(in[0]); }, {negate(x)});
 }
 
 TEST(ElementwiseParity, TranscendentalsOverTheirDomains) {

@@ -30,8 +30,17 @@ std::set<std::string>& parity_cells();
 // Returns an empty string when equal, else a description of the first mismatches.
 std::string compare_exact(const Tensor& expected, const Tensor& actual);
 
+// Whether the Vulkan device flushes f32 denormals to zero. NVIDIA does, and reports shaderDenormPreserveFloat32 =
+// false, so no shader can ask it not to; lavapipe keeps them. Detected once, by adding the smallest f32 denormal to
+// itself on the device.
+bool vulkan_flushes_f32_denormals();
+// `t` with every f32 denormal replaced by a zero of the same sign (other dtypes: `t` itself), on t's backend.
+Tensor flush_f32_denormals(const Tensor& t);
+
 // Runs `op` on `inputs` (reference tensors) on both backends; expects bit-identical results and no fallback.
-// `cell` names the op × dtype cell ("add:f32").
+// `cell` names the op × dtype cell ("add:f32"). The stated bound on a device that flushes f32 denormals: f32
+// inputs are flushed before both backends see them and f32 results are compared flushed; everything else is
+// bit-identical.
 void expect_parity(const std::string& cell, const OpFn& op, const std::vector<Tensor>& inputs);
 
 // Deterministic test data on the reference backend. Float pools mix special values (NaN, ±inf, ±0, denormals,

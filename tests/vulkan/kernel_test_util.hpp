@@ -25,15 +25,21 @@ inline Tensor execute_on(Backend& backend, const OpCall& call, const std::vector
 
 // `what` names the case in failure messages (op, dtype, shapes). `may_fall_back`: the op may legitimately take
 // the host fallback on this device (it must still be correct).
-inline void expect_kernel_parity(const OpCall& call, const std::vector<Tensor>& inputs, const TensorType& out,
+// On a device that flushes f32 denormals, the bound of testing::expect_parity applies.
+inline void expect_kernel_parity(const OpCall& call, const std::vector<Tensor>& given_inputs, const TensorType& out,
                                  const std::string& what, bool may_fall_back = false) {
+  const bool flush = testing::vulkan_flushes_f32_denormals();
+  std::vector<Tensor> inputs;
+  for (const Tensor& t : given_inputs) inputs.push_back(flush ? testing::flush_f32_denormals(t) : t);
   const Tensor expected = execute_on(reference_backend(), call, inputs, out);
   Tensor actual;
   const fallback::Counts fallbacks = fallback::count([&] {
     actual = execute_on(vulkan::backend(), call, inputs, out).to_host();
   });
   EXPECT_TRUE(may_fall_back || fallbacks.empty()) << what << ": fell back to the host as " << fallbacks.begin()->first;
-  const std::string diff = testing::compare_exact(expected, actual);
+  const std::string diff = flush ? testing::compare_exact(testing::flush_f32_denormals(expected),
+                                                          testing::flush_f32_denormals(actual))
+                                 : testing::compare_exact(expected, actual);
   EXPECT_TRUE(diff.empty()) << what << " (" << to_string(out) << "): " << diff;
 }
 

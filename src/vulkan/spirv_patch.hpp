@@ -1,0 +1,25 @@
+// Rewrites of compiled SPIR-V that depend on the device, applied when a shader module is created.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace nxv::vulkan {
+
+// The float-control execution modes (SPV_KHR_float_controls) a module should carry, per float width.
+struct FloatControls {
+  bool denorm_preserve_f32 = false, denorm_preserve_f64 = false;
+  bool signed_zero_inf_nan_f32 = false, signed_zero_inf_nan_f64 = false;
+  bool any() const {
+    return denorm_preserve_f32 || denorm_preserve_f64 || signed_zero_inf_nan_f32 || signed_zero_inf_nan_f64;
+  }
+};
+
+// The module with the asked-for execution modes DenormPreserve and SignedZeroInfNanPreserve on every entry point.
+// Why: without them a driver may flush denormals (NVIDIA does for f32: x * y, x != 0 and f32 -> f64 differed from
+// the reference on denormal inputs on an H200) and ignore the sign of zero (floor(0.5) gave -0 there). Why at run
+// time: a device that does not report a mode (lavapipe lacks DenormPreserve for f32) must not get a module that
+// asks for it, so one embedded module is patched per device. Unchanged when nothing is asked for.
+std::vector<std::uint32_t> with_float_controls(std::span<const std::uint32_t> spirv, const FloatControls& controls);
+
+}  // namespace nxv::vulkan
