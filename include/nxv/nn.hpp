@@ -31,6 +31,7 @@
 
 #include "nxv/conv.hpp"
 #include "nxv/defn.hpp"
+#include "nxv/grad.hpp"
 #include "nxv/ops.hpp"
 
 namespace nxv::nn {
@@ -45,6 +46,20 @@ using nxv::tanh;
 // Stable: the maximum along `axis` is subtracted before exponentiating.
 Tensor log_softmax(const Tensor& x, int axis = -1);
 Tensor softmax(const Tensor& x, int axis = -1);
+
+// ---- keys as tensors: randomness that is an input of a jitted function ------------------------------------------
+// nxv::uniform takes its Key as an attribute of the op, so under jit a Key is a constant of the trace and every
+// call of a jitted training step would draw the same dropout mask. A key tensor -- s64 [2], the Key's two words --
+// is an ordinary (traced) input instead, and random_uniform draws from it with integer ops: element i's bits are
+// a keyed murmur3 finaliser of i (not Philox, so not nxv::uniform's numbers; enough for dropout masks, and
+// bit-identical on every backend).
+Tensor key_tensor(Key key, Backend& backend = default_backend());
+// A key tensor for training step `step` of a run seeded with `seed`: a new key per step, the same for the same
+// (seed, step), computed on the host.
+Tensor step_key(std::uint64_t seed, std::int64_t step, Backend& backend = default_backend());
+// Uniform in [0, 1) with 24 random bits per element, on the key's backend. `stream` selects an independent
+// sequence for the same key (Sequential passes the layer's position, so that two dropout layers differ).
+Tensor random_uniform(const Tensor& key, const Shape& shape, DType dtype = DType::f32, std::uint32_t stream = 0);
 
 // ---- initialisers: values that depend only on (key, shape, dtype) ------------------------------------------------
 // Fans: a rank-2 shape is a dense kernel [in, out]; a rank >= 3 shape is a conv kernel [out, in, spatial...]
@@ -69,7 +84,9 @@ Tensor dense(const Tensor& x, const Tensor& kernel, const Tensor& bias);
 // [N, ...] -> [N, prod(...)]: keeps the batch axis (nxv::flatten does not).
 Tensor batch_flatten(const Tensor& x);
 // Zeroes each element with probability `rate` and scales the rest by 1 / (1 - rate), when `training`; the
-// identity otherwise. The mask depends only on (key, x's shape).
+// identity otherwise. The mask depends only on (key, stream, x's shape). `key` is a key tensor (key_tensor below),
+// so that a jitted training step can take a new one per call; the Key overload makes one (a constant under jit).
+Tensor dropout(const Tensor& x, double rate, const Tensor& key, bool training, std::uint32_t stream = 0);
 Tensor dropout(const Tensor& x, double rate, Key key, bool training);
 // Normalises over the last axis, then scales by gamma and shifts by beta (both [features]).
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, double epsilon = 1e-5);
@@ -133,7 +150,10 @@ Tensor correct_count(const Tensor& logits, const Tensor& labels);
 // ---- the sequential model ----------------------------------------------------------------------------------
 struct ApplyOptions {
   bool training = false;  // dropout active, batch_norm on batch statistics
-  Key key{};              // dropout's randomness (each layer derives its own key)
+  // Dropout's randomness in training mode: a key tensor (key_tensor, step_key), passed into a jitted step as an
+  // argument so that each step draws a new mask. Needed only by models with dropout.
+  Tensor key;
+  std::uint32_t stream = 0;  // which draw from `key`: Sequential sets layer i's to i
 };
 
 // One layer of a Sequential. `params` and `state` hold the layer's own entries, named without the prefix.
@@ -232,6 +252,43 @@ Optimizer adam(const AdamOptions& options = {});
 // Adam with decoupled weight decay (Loshchilov & Hutter): p -= lr * (adam step + weight_decay * p).
 // weight_decay defaults to 0.01 when options.weight_decay is 0 (PyTorch's default).
 Optimizer adamw(AdamOptions options = {});
+
+// ---- the gradient of a loss that also updates state (batch_norm's running statistics) ---------------------------
+// What JAX's value_and_grad(has_aux=True) gives, for the auxiliary output nn needs: fn(params, state, args...)
+// returns std::pair<Tensor, Params>, the loss and the new state (the names and types of `state`, as
+// Sequential::apply returns it). The result holds the loss, its gradient with respect to params and the new
+// state, from one forward pass, inside jit too.
+struct LossGradState {
+  Tensor loss;
+  Params grads;  // like params
+  Params state;  // the new state
+};
+// nxv::value_and_grad returns only the scalar it differentiates, so the new state rides on the gradient: the
+// differentiated function adds sum(stop_gradient(new_state[n]) * probe[n]) for zero probes. That adds +0 to the
+// value, nothing to the parameters' gradient (stop_gradient), and the gradient with respect to probe[n] is
+// 1 * new_state[n]: the new state, exactly.
+template <class F>
+auto value_and_grad_with_state(F fn) {
+  return [fn](const Params& params, const Params& state, const auto&... args) {
+    Params probes;
+    for (const auto& [name, t] : state) probes.emplace(name, nxv::zeros(t.shape(), t.dtype(), t.backend()));
+    auto with_state = [&fn](const std::pair<Params, Params>& wrt, const Params& s, const auto&... rest) -> Tensor {
+      const auto [loss, new_state] = fn(wrt.first, s, rest...);
+      NXV_CHECK(new_state.size() == wrt.second.size(), "value_and_grad_with_state", "the function returned ",
+                new_state.size(), " state entries for ", wrt.second.size(), ", expected the state's names");
+      Tensor total = loss;
+      for (const auto& [name, probe] : wrt.second) {
+        const auto it = new_state.find(name);
+        NXV_CHECK(it != new_state.end() && it->second.type() == probe.type(), "value_and_grad_with_state",
+                  "the new state has no entry \"", name, "\" of type ", to_string(probe.type()));
+        total = total + sum(stop_gradient(it->second) * probe);
+      }
+      return total;
+    };
+    auto [loss, grads] = value_and_grad(with_state)(std::pair<Params, Params>(params, probes), state, args...);
+    return LossGradState{std::move(loss), std::move(grads.first), std::move(grads.second)};
+  };
+}
 
 // ---- checkpoints ------------------------------------------------------------------------------------------------
 // Params (and optional string metadata) as a safetensors file, which PyTorch / Hugging Face tools read: one tensor

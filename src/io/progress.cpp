@@ -51,18 +51,27 @@ ProgressBar::~ProgressBar() { finish(); }
 
 void ProgressBar::update(std::int64_t step, const std::vector<Metric>& metrics, double samples_per_second) {
   if (finished_) return;
-  step_ = std::clamp<std::int64_t>(step, 0, total_);
   metrics_ = metrics;
+  if (advance(step, samples_per_second)) draw();
+}
+
+void ProgressBar::update_lazy(std::int64_t step, const std::function<std::vector<Metric>()>& metrics,
+                              double samples_per_second) {
+  if (finished_ || !advance(step, samples_per_second)) return;
+  metrics_ = metrics();
+  draw();
+}
+
+bool ProgressBar::advance(std::int64_t step, double samples_per_second) {
+  step_ = std::clamp<std::int64_t>(step, 0, total_);
   samples_per_second_ = samples_per_second;
-  const auto now = std::chrono::steady_clock::now();
-  if (terminal_) {
-    if (step_ == total_ || printed_step_ < 0 || now - last_draw_ >= kRedrawInterval) draw();
-    return;
-  }
+  if (terminal_)
+    return step_ == total_ || printed_step_ < 0 || std::chrono::steady_clock::now() - last_draw_ >= kRedrawInterval;
   if (step_ > 0 && step_ * 10 >= total_ * next_plain_tenth_) {
     next_plain_tenth_ = step_ * 10 / total_ + 1;
-    draw();
+    return true;
   }
+  return false;
 }
 
 void ProgressBar::finish() {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,10 +30,16 @@ class ProgressBar {
   // Reports that `step` (1..total) steps are done. On a terminal the line is redrawn at most every 100 ms (and
   // always at the last step), so calling this every step costs nothing measurable.
   void update(std::int64_t step, const std::vector<Metric>& metrics, double samples_per_second);
+  // The same, but `metrics` is called only when a line is drawn (and its values kept for finish()): for values
+  // that must be read back from a device, so that nothing is read that isn't shown.
+  void update_lazy(std::int64_t step, const std::function<std::vector<Metric>()>& metrics,
+                   double samples_per_second);
   // Draws the final state and ends the line; later calls do nothing.
   void finish();
 
  private:
+  // Records step and speed, and says whether this update draws a line.
+  bool advance(std::int64_t step, double samples_per_second);
   std::string line(bool with_bar) const;
   void draw();
 

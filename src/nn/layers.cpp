@@ -19,11 +19,16 @@ Tensor batch_flatten(const Tensor& x) {
   return reshape(x, {x.dim(0), x.dim(0) == 0 ? 0 : -1});
 }
 
-Tensor dropout(const Tensor& x, double rate, Key key, bool training) {
+Tensor dropout(const Tensor& x, double rate, const Tensor& key, bool training, std::uint32_t stream) {
   NXV_CHECK(rate >= 0 && rate < 1, "dropout", "got rate ", rate, ", expected 0 <= rate < 1");
   if (!training || rate == 0) return x;
-  const Tensor kept = less(uniform(key, x.shape(), x.dtype(), 0.0, 1.0, x.backend()), 1 - rate);
+  NXV_CHECK(key.defined(), "dropout", "training mode needs a key tensor (ApplyOptions::key = nn::step_key(...))");
+  const Tensor kept = less(random_uniform(key, x.shape(), x.dtype(), stream), 1 - rate);
   return select(kept, x / (1 - rate), scalar(0.0, x.dtype(), x.backend()));
+}
+
+Tensor dropout(const Tensor& x, double rate, Key key, bool training) {
+  return dropout(x, rate, key_tensor(key, x.backend()), training);
 }
 
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, double epsilon) {
@@ -114,7 +119,7 @@ Layer dropout(double rate) {
   NXV_CHECK(rate >= 0 && rate < 1, "nn::dropout", "got rate ", rate, ", expected 0 <= rate < 1");
   Layer layer = stateless("dropout", [](const Tensor& x) { return x; });
   layer.apply = [rate](const Params&, const Params&, const Tensor& x, const ApplyOptions& o, Params&) {
-    return dropout(x, rate, o.key, o.training);
+    return dropout(x, rate, o.key, o.training, o.stream);
   };
   return layer;
 }

@@ -56,12 +56,9 @@ std::pair<Tensor, Params> Sequential::apply(const Params& params, const Params& 
                                             const ApplyOptions& options) const {
   Params new_state = state;
   Tensor y = x;
-  Key key = options.key;
   for (std::size_t i = 0; i < layers_.size(); ++i) {
-    const auto [layer_key, rest] = split(key);
-    key = rest;
     ApplyOptions layer_options = options;
-    layer_options.key = layer_key;
+    layer_options.stream = static_cast<std::uint32_t>(i);
     Params updated;
     y = layers_[i].apply(with_prefix(params, prefixes_[i]), with_prefix(state, prefixes_[i]), y, layer_options,
                          updated);

@@ -13,6 +13,7 @@ namespace {
 
 constexpr const char* kFormat = "nxv-train/1";
 constexpr std::string_view kOptimizerPrefix = "optimizer.";
+constexpr std::string_view kStatePrefix = "state.";
 
 std::string number(double v) {
   char buf[40];
@@ -32,12 +33,16 @@ const std::string& field(const std::map<std::string, std::string>& metadata, con
 void save_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   std::map<std::string, Tensor> tensors = c.params;
   for (const auto& [name, t] : c.optimizer_state) tensors.emplace(std::string(kOptimizerPrefix) + name, t);
+  for (const auto& [name, t] : c.model_state) tensors.emplace(std::string(kStatePrefix) + name, t);
   const std::map<std::string, std::string> metadata{
       {"format", kFormat},           {"model", c.model},
       {"optimizer", c.optimizer},    {"dtype", std::string(name(c.dtype))},
       {"epoch", std::to_string(c.epoch)}, {"step", std::to_string(c.step)},
       {"batch", std::to_string(c.batch)}, {"seed", std::to_string(c.seed)},
       {"lr", number(c.lr)},          {"metrics", metrics_json(c.history)},
+      {"schedule", c.schedule.kind}, {"decay_every", std::to_string(c.schedule.decay_every)},
+      {"decay_factor", number(c.schedule.decay_factor)},
+      {"final_lr_fraction", number(c.schedule.final_lr_fraction)},
   };
   io::save_safetensors(path, tensors, metadata);
 }
@@ -58,12 +63,21 @@ Checkpoint load_checkpoint(const std::filesystem::path& path, Backend& backend) 
     c.seed = std::stoull(field(file.metadata, "seed", path));
     c.lr = std::stod(field(file.metadata, "lr", path));
     c.history = parse_metrics_json(field(file.metadata, "metrics", path));
+    // Checkpoints written before --schedule existed trained with a constant rate.
+    if (file.metadata.count("schedule")) {
+      c.schedule.kind = field(file.metadata, "schedule", path);
+      c.schedule.decay_every = std::stoll(field(file.metadata, "decay_every", path));
+      c.schedule.decay_factor = std::stod(field(file.metadata, "decay_factor", path));
+      c.schedule.final_lr_fraction = std::stod(field(file.metadata, "final_lr_fraction", path));
+    }
   } catch (const std::logic_error& e) {  // stoll & co.
     detail::fail("checkpoint ", path.string(), ": malformed metadata (", e.what(), ")");
   }
   for (auto& [name, t] : file.tensors) {
     if (name.starts_with(kOptimizerPrefix))
       c.optimizer_state.emplace(name.substr(kOptimizerPrefix.size()), std::move(t));
+    else if (name.starts_with(kStatePrefix))
+      c.model_state.emplace(name.substr(kStatePrefix.size()), std::move(t));
     else
       c.params.emplace(name, std::move(t));
   }

@@ -1,6 +1,7 @@
 // nxv-train's checkpoints and metrics files. A checkpoint is one safetensors file: the model's parameters under
 // their own names ("conv_0.kernel", so PyTorch / Hugging Face tools see plain weights), the optimizer state under
-// "optimizer.<name>", and metadata (model, dtype, optimizer, epoch, step, seed, lr, batch, the metrics so far).
+// "optimizer.<name>", a model's non-trained state under "state.<name>", and metadata (model, dtype, optimizer,
+// epoch, step, seed, lr, batch, the schedule, the metrics so far).
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -18,13 +19,23 @@ struct EpochMetrics {
   double samples_per_second = 0;
 };
 
+// The learning-rate schedule of a run (TrainOptions' --schedule and its parameters).
+struct ScheduleSettings {
+  std::string kind = "constant";  // constant | step | cosine
+  std::int64_t decay_every = 3;   // step: epochs per decay
+  double decay_factor = 0.5;      // step
+  double final_lr_fraction = 0;   // cosine
+};
+
 struct Checkpoint {
   std::string model, optimizer;
   DType dtype = DType::f32;
   std::int64_t epoch = 0, step = 0, batch = 0;
   std::uint64_t seed = 0;
   double lr = 0;
+  ScheduleSettings schedule;
   Params params, optimizer_state;
+  Params model_state;  // not trained: batch_norm's running statistics (stored as "state.<name>")
   std::vector<EpochMetrics> history;
 };
 

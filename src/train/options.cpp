@@ -17,11 +17,16 @@ const char* const kUsage =
     "  --batch N                 batch size (default 32)\n"
     "  --lr X                    learning rate (default 0.001)\n"
     "  --optimizer sgd|adam|adamw  (default adam; sgd uses momentum 0.9)\n"
+    "  --schedule constant|step|cosine  the learning rate per step (default constant):\n"
+    "                            step: lr * F^floor(epoch / N); cosine: from lr down to lr * X at the last step\n"
+    "  --decay-every N           step schedule: N epochs per decay (default 3)\n"
+    "  --decay-factor F          step schedule: the factor per decay (default 0.5)\n"
+    "  --final-lr-fraction X     cosine schedule: the fraction X of lr at the last step, 0 <= X <= 1 (default 0)\n"
     "  --device vulkan|reference where to compute (default: Vulkan if a device is usable, else reference)\n"
     "  --dtype f32|f64           (default f32)\n"
     "  --seed N                  initialisation and shuffling seed (default 0)\n"
     "  --out DIR                 metrics.csv, metrics.json, curves.png, checkpoint.safetensors (default out)\n"
-    "  --resume CKPT             continue training from a checkpoint (its model, dtype and optimizer)\n"
+    "  --resume CKPT             continue training from a checkpoint (its model, dtype, optimizer and schedule)\n"
     "  --subset N                train on the first N training examples only\n"
     "  --test-subset N           evaluate on the first N test examples only\n"
     "  --help                    this text\n";
@@ -39,12 +44,23 @@ std::int64_t parse_integer(const std::string& option, const std::string& text, s
   return v;
 }
 
-double parse_positive(const std::string& option, const std::string& text) {
+double parse_number(const std::string& option, const std::string& text) {
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || text.empty())
     usage_error("--" + option + " expects a number, got '" + text + "'");
+  return v;
+}
+
+double parse_positive(const std::string& option, const std::string& text) {
+  const double v = parse_number(option, text);
   if (!(v > 0) || !std::isfinite(v)) usage_error("--" + option + " must be a positive number, got " + text);
+  return v;
+}
+
+double parse_fraction(const std::string& option, const std::string& text) {
+  const double v = parse_number(option, text);
+  if (!(v >= 0 && v <= 1)) usage_error("--" + option + " must be between 0 and 1, got " + text);
   return v;
 }
 
@@ -68,6 +84,14 @@ const std::map<std::string, Setter>& setters() {
       {"lr", [](TrainOptions& o, const std::string& v) { o.lr = parse_positive("lr", v); }},
       {"optimizer",
        [](TrainOptions& o, const std::string& v) { o.optimizer = one_of("optimizer", v, {"sgd", "adam", "adamw"}); }},
+      {"schedule",
+       [](TrainOptions& o, const std::string& v) { o.schedule = one_of("schedule", v, {"constant", "step", "cosine"}); }},
+      {"decay-every",
+       [](TrainOptions& o, const std::string& v) { o.decay_every = parse_integer("decay-every", v, 1); }},
+      {"decay-factor",
+       [](TrainOptions& o, const std::string& v) { o.decay_factor = parse_positive("decay-factor", v); }},
+      {"final-lr-fraction",
+       [](TrainOptions& o, const std::string& v) { o.final_lr_fraction = parse_fraction("final-lr-fraction", v); }},
       {"device",
        [](TrainOptions& o, const std::string& v) { o.device = one_of("device", v, {"vulkan", "reference"}); }},
       {"dtype",
@@ -113,6 +137,13 @@ TrainOptions parse_args(std::span<const std::string> args) {
     setter->second(o, value);
     o.given.insert(name);
   }
+  // A schedule's parameters without the schedule would be silently ignored.
+  for (const auto& [option, schedule] : {std::pair<const char*, const char*>{"decay-every", "step"},
+                                         {"decay-factor", "step"}, {"final-lr-fraction", "cosine"}})
+    if (o.given.count(option) && o.schedule != schedule && o.evaluate.empty() &&
+        (o.resume.empty() || o.given.count("schedule")))  // else the checkpoint names the schedule
+      usage_error("--" + std::string(option) + " applies to --schedule " + schedule + " (the schedule is " +
+                  o.schedule + ")");
   if (!o.evaluate.empty()) {
     for (const std::string& name : o.given)
       if (name != "evaluate" && name != "data" && name != "device" && name != "batch" && name != "test-subset")

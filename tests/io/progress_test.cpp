@@ -72,6 +72,22 @@ TEST(ProgressBar, PlainModePrintsEveryStepOfAShortEpochAndTheLastStepOfAnAbandon
   EXPECT_NE(lines[1].find("step 15/100"), std::string::npos) << "finish() prints where the epoch stopped";
 }
 
+// What nxv-train relies on to download only the losses it prints.
+TEST(ProgressBar, LazyMetricsAreReadOnlyForTheLinesDrawn) {
+  Capture out;
+  int reads = 0;
+  {
+    ProgressBar bar(100, "epoch 1/1", out.file(), ProgressBar::Mode::plain);
+    for (int step = 1; step <= 100; ++step)
+      bar.update_lazy(step, [&] { return std::vector<Metric>{{"loss", static_cast<double>(++reads)}}; }, 10);
+  }
+  EXPECT_EQ(reads, 10) << "one read per line";
+  const auto lines = out.lines();
+  ASSERT_EQ(lines.size(), 10u);
+  EXPECT_NE(lines[0].find("step 10/100 (10%)  loss 1.0000"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[9].find("step 100/100 (100%)  loss 10.0000"), std::string::npos) << lines[9];
+}
+
 TEST(ProgressBar, TerminalModeRedrawsOneLineWithABar) {
   Capture out;
   {

@@ -61,5 +61,34 @@ TEST(TrainOptions, Errors) {
   expect_usage_error({"--evaluate", "ckpt", "--epochs", "2"}, "--epochs does not apply to --evaluate");
 }
 
+TEST(TrainOptions, Schedules) {
+  const TrainOptions defaults = parse({});
+  EXPECT_EQ(defaults.schedule, "constant");
+  EXPECT_EQ(defaults.decay_every, 3);
+  EXPECT_EQ(defaults.decay_factor, 0.5);
+  EXPECT_EQ(defaults.final_lr_fraction, 0.0);
+  const TrainOptions step = parse({"--schedule", "step", "--decay-every=2", "--decay-factor", "0.1"});
+  EXPECT_EQ(step.schedule, "step");
+  EXPECT_EQ(step.decay_every, 2);
+  EXPECT_EQ(step.decay_factor, 0.1);
+  const TrainOptions cosine = parse({"--schedule=cosine", "--final-lr-fraction", "0.05"});
+  EXPECT_EQ(cosine.schedule, "cosine");
+  EXPECT_EQ(cosine.final_lr_fraction, 0.05);
+  EXPECT_EQ(parse({"--schedule", "cosine", "--final-lr-fraction", "1"}).final_lr_fraction, 1.0);
+  EXPECT_NE(std::string(kUsage).find("--schedule constant|step|cosine"), std::string::npos) << "in --help";
+  EXPECT_NE(std::string(kUsage).find("--final-lr-fraction"), std::string::npos);
+
+  expect_usage_error({"--schedule", "linear"}, "--schedule must be one of constant, step, cosine, got 'linear'");
+  expect_usage_error({"--schedule", "step", "--decay-every", "0"}, "--decay-every must be at least 1");
+  expect_usage_error({"--schedule", "step", "--decay-factor", "-0.5"}, "--decay-factor must be a positive number");
+  expect_usage_error({"--schedule", "cosine", "--final-lr-fraction", "1.5"},
+                     "--final-lr-fraction must be between 0 and 1");
+  expect_usage_error({"--decay-every", "2"}, "--decay-every applies to --schedule step (the schedule is constant)");
+  expect_usage_error({"--schedule", "step", "--final-lr-fraction", "0.1"}, "--final-lr-fraction applies to --schedule cosine");
+  expect_usage_error({"--evaluate", "ckpt", "--schedule", "cosine"}, "--schedule does not apply to --evaluate");
+  // With --resume the checkpoint names the schedule, so its parameters may be changed alone.
+  EXPECT_EQ(parse({"--resume", "ckpt", "--decay-factor", "0.2"}).decay_factor, 0.2);
+}
+
 }  // namespace
 }  // namespace nxv::train

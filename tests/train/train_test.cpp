@@ -132,32 +132,26 @@ TEST(TrainVulkan, MatchesTheReferenceOver50Steps) {
     EXPECT_NEAR(vk.step_losses[i], ref.step_losses[i], 1e-5 * std::abs(ref.step_losses[i])) << "step " << i;
 }
 
-// After the first call (which traces), a training step of `model_name` at batch 32 on Vulkan: fallbacks and bytes
-// downloaded.
+// After the first call (which traces), nxv-train's training step of `model_name` at batch 32 on Vulkan: fallbacks
+// and bytes downloaded.
 std::pair<std::uint64_t, std::uint64_t> vulkan_step_traffic(const std::string& model_name) {
   Backend& gpu = vulkan::backend();
   const nn::Sequential model = make_model(model_name);
   const nn::Optimizer opt = nn::adam();
   Shape shape = input_shape(model_name, 28, 28);
-  Params params = model.init(key(0), shape, DType::f32, gpu);
-  Params state = opt.init(params);
-  auto step = jit([&](const Params& p, const Params& s, const Tensor& x, const Tensor& y, const Tensor& lr) {
-    auto loss = [&](const Params& q, const Tensor& x, const Tensor& y) {
-      return nn::softmax_cross_entropy(model.apply(q, x), y);
-    };
-    auto [value, grads] = value_and_grad(loss)(p, x, y);
-    auto [p2, s2] = opt.update(p, grads, s, lr);
-    return std::make_tuple(value, p2, s2);
-  });
+  nn::Variables v = model.init_variables(key(0), shape, DType::f32, gpu);
+  Params state = opt.init(v.params);
+  const StepFn step = make_train_step(model, opt);
   shape[0] = 32;
   const Tensor x = uniform(key(1), shape, DType::f32, -1, 1, gpu);
   const Tensor y = as_type(uniform(key(2), {32}, DType::f32, 0, 10, gpu), DType::s64);
   const Tensor lr = scalar(1e-3, DType::f32, gpu);
-  std::tie(std::ignore, params, state) = step(params, state, x, y, lr);
+  std::tie(std::ignore, v.params, state, v.state) = step(v.params, state, v.state, x, y, lr, nn::step_key(0, 0, gpu));
   vulkan::flush();
   const std::uint64_t downloaded = vulkan::counters().bytes_downloaded;
   const std::uint64_t fallbacks = fallback::count_total([&] {
-    std::tie(std::ignore, params, state) = step(params, state, x, y, lr);
+    std::tie(std::ignore, v.params, state, v.state) =
+        step(v.params, state, v.state, x, y, lr, nn::step_key(0, 1, gpu));
     vulkan::flush();
   });
   return {fallbacks, vulkan::counters().bytes_downloaded - downloaded};
