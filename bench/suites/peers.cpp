@@ -1,0 +1,114 @@
+// Suite `peers`: our Vulkan training step against the same step in PyTorch (eager and
+// torch.compile(mode="reduce-overhead")) on the same GPU, in the same device call. For every model and batch
+// size (f32), nxv-bench times its own arm, exports the initial parameters and the batch as safetensors, then runs
+// bench/peers/torch_step.py once over all of them and merges its samples. PyTorch's first-step loss must equal
+// ours within 1e-4 relative. Without python3 or torch the suite reports "skipped: no torch".
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "bench/child.hpp"
+#include "bench/suites/peers.hpp"
+#include "bench/suites/steps.hpp"
+#include "bench/suites/suites.hpp"
+#include "io/json.hpp"
+#include "nxv/vulkan.hpp"
+
+namespace nxv::bench {
+
+namespace {
+
+namespace fs = std::filesystem;
+using io::json::quote;
+
+struct OurStep {
+  StepSetup setup;
+  Stats stats;
+  double first_loss = 0;
+  std::string file;
+};
+
+// Writes DIR/<id>.safetensors (the parameters under their nn::Sequential names, "input.images" and
+// "input.labels") and DIR/manifest.json, which torch_step.py reads.
+void export_steps(const fs::path& dir, const std::vector<OurStep>& steps, double lr) {
+  std::ostringstream m;
+  m << "{\"lr\": " << lr << ", \"setups\": [";
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const OurStep& s = steps[i];
+    const StepData data = make_step_data(s.setup, lr);
+    Params tensors = data.params;
+    tensors["input.images"] = data.images;
+    tensors["input.labels"] = data.labels;
+    nn::save_params(dir / s.file, tensors, {{"model", s.setup.model}});
+    char loss[32];
+    std::snprintf(loss, sizeof loss, "%.17g", s.first_loss);
+    m << (i ? ", " : "") << "{\"id\": " << quote(s.setup.id()) << ", \"model\": " << quote(s.setup.model)
+      << ", \"batch\": " << s.setup.batch << ", \"dtype\": " << quote(name(s.setup.dtype))
+      << ", \"file\": " << quote(s.file) << ", \"our_first_loss\": " << loss << "}";
+  }
+  m << "]}\n";
+  std::ofstream(dir / "manifest.json") << m.str();
+}
+
+}  // namespace
+
+SuiteReport run_peers_suite(const Options& o) {
+  SuiteReport report{"peers", "ok", {}, {}, {}, {}};
+  const fs::path dir = fs::path(o.work_dir) / "peers";
+  fs::create_directories(dir);
+  Backend& gpu = vulkan::backend();
+  std::vector<OurStep> steps;
+  for (const std::string& model : o.models)
+    for (std::int64_t batch : o.batches) {
+      OurStep s{{model, batch, DType::f32}, {}, 0, ""};
+      s.file = s.setup.id() + ".safetensors";
+      std::fprintf(stderr, "[peers] %s: our step\n", s.setup.label().c_str());
+      Trainer t(s.setup, make_step_data(s.setup, o.lr), gpu);
+      s.first_loss = t.step();
+      s.stats = alternate({{"Vulkan", [&] { return time_seconds([&] { t.step(); }); }, 0, true}}, o.repeat,
+                          o.warmup_ms)[0];
+      steps.push_back(std::move(s));
+    }
+  export_steps(dir, steps, o.lr);
+  vulkan::release_cached_memory();  // leave the device memory to PyTorch
+
+  const PeerRun peer = run_peer(o, {"--in", dir.string(), "--json", (dir / "torch.json").string()}, dir / "torch.json");
+  if (!peer.available) {
+    report.status = peer.status;
+    report.notes.push_back(peer.detail);
+    // The export is still checked: torch_step.py's own reader (no torch needed) must read back what we wrote.
+    const PeerRun verify = run_peer(o, {"--in", dir.string(), "--verify-export"}, {});
+    if (verify.exit_code == 0)
+      report.notes.push_back("export verified by torch_step.py --verify-export: " + verify.output);
+    else if (verify.exit_code != 127)
+      report.status = "failed: torch_step.py --verify-export: " + verify.output;
+    return report;
+  }
+  report.notes.push_back("PyTorch: " + peer.detail);
+  for (const OurStep& s : steps) {
+    const Measurement ours = time_in("nx_vulkan (Vulkan)", s.stats, 1e3);
+    // Issue 6: batch 32, f32, MLP and LeNet: <= 0.5x PyTorch eager's time and not slower than torch.compile.
+    const bool targeted = s.setup.batch == 32 && (s.setup.model == "mlp" || s.setup.model == "lenet");
+    for (const auto& [arm, label, bound] :
+         {std::tuple{"eager", "PyTorch eager", 0.5}, std::tuple{"compiled", "torch.compile reduce-overhead", 1.0}}) {
+      const PeerSeries* theirs = peer.find(s.setup.id() + "." + arm);
+      if (theirs == nullptr) {
+        report.status = std::string("failed: torch_step.py gave no ") + arm + " result for " + s.setup.id();
+        continue;
+      }
+      report.checks.push_back(check_close(s.setup.label() + ": first-step loss, PyTorch " + arm + " vs ours",
+                                          theirs->first_loss, s.first_loss, 1e-4));
+      Row row{"peers." + s.setup.id() + "." + arm, s.setup.label() + ": training step", "ms", ours,
+              time_in(label, summarize(theirs->samples), 1e3), "our time / PyTorch's", std::nullopt, ""};
+      if (targeted) row.target = Target{"<=", bound};
+      report.rows.push_back(std::move(row));
+    }
+  }
+  report.notes.push_back("Our arm is timed first, then torch_step.py (warm-up, then eager and compiled "
+                         "alternately) in a child process; TF32 off; SGD lr " + format_number(o.lr) +
+                         ", loss .item() each step.");
+  return report;
+}
+
+}  // namespace nxv::bench

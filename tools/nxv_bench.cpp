@@ -1,0 +1,276 @@
+// nxv-bench: the benchmark suites of issue 6 (bench/suites/): training steps on Vulkan against the reference
+// backend and against NXV_BATCH_MAX=0, the same steps in PyTorch, and kernel-level costs. Tables go to stdout (and
+// --markdown), every raw sample to --json, an entry with date, commit and device to --append-results; progress to
+// stderr. Exit status: 0 when every check passed, 1 when a check or a suite failed, 2 for a bad command line.
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/report.hpp"
+#include "bench/suites/suites.hpp"
+#include "nxv/error.hpp"
+#include "nxv/vulkan.hpp"
+
+#ifndef NXV_GIT_COMMIT
+#define NXV_GIT_COMMIT "unknown"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace nxv::bench;
+
+constexpr const char* kHelp = R"(usage: nxv-bench [options]
+
+Benchmarks nx_vulkan on the picked Vulkan device. Each suite runs its arms alternately (A B A B ...) after a
+warm-up and reports medians (p10-p90) and ratios; results are checked against the reference backend first.
+
+  --suite LIST            train, peers, kernels, or all (default all); comma-separated
+                            train:   value_and_grad + SGD + loss read back of mlp, lenet, cnn at batch 32 and 256,
+                                     f32 and f64: Vulkan vs NXV_BATCH_MAX=0 vs the reference backend
+                            peers:   the same steps (f32) in PyTorch, eager and torch.compile(mode="reduce-overhead"),
+                                     via bench/peers/torch_step.py; "skipped: no torch" without python3 or torch
+                            kernels: dispatch/submit/record costs, f32 add and sum vs copy (GB/s), f32/f64 GEMM
+                                     (TFLOP/s), a conv layer, cold vs warm start; with torch, the same in PyTorch
+  --json FILE             every raw sample, as JSON
+  --markdown FILE         the tables, as Markdown (they are also printed on stdout)
+  --append-results FILE   append date, commit, device, driver, the command and the tables (bench/RESULTS.md)
+  --repeat N              timed samples per arm (default 20; --smoke 3)
+  --reference-repeat N    samples of the reference backend's arm (default 3; --smoke 1)
+  --warmup-ms N           GPU work before each timed section (default 300; --smoke 20)
+  --smoke                 tiny sizes and few repeats: seconds on lavapipe (CI)
+  --quick                 kernels: 2^26 elements only, GEMM up to 4096
+  --models LIST           train/peers models (default mlp,lenet,cnn)
+  --batches LIST          train/peers batch sizes (default 32,256; --smoke 2)
+  --dtypes LIST           train dtypes (default f32,f64)
+  --elements LIST         kernels: elementwise sizes (default 67108864,268435456)
+  --gemm LIST             kernels: square GEMM sizes (default 1024,4096,8192)
+  --device D              the Vulkan device: an index or a name substring (sets NXV_DEVICE)
+  --python P              the Python interpreter for the peers (default python3)
+  --peer-script FILE      default bench/peers/torch_step.py (here, else in the source tree)
+  --work-dir DIR          where exports and cache dirs go (default a temporary directory, removed afterwards)
+  --help                  this text
+
+Environment: NXV_GIT_COMMIT overrides the commit recorded (default: the one nxv-bench was configured at).
+)";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::int64_t parse_int(const std::string& flag, const std::string& s) {
+  try {
+    std::size_t used = 0;
+    const long long v = std::stoll(s, &used);
+    if (used == s.size() && v >= 0) return v;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(flag + " expects a non-negative integer, got '" + s + "'");
+}
+
+std::vector<std::int64_t> parse_ints(const std::string& flag, const std::string& s) {
+  std::vector<std::int64_t> out;
+  for (const std::string& item : split_list(s)) out.push_back(parse_int(flag, item));
+  if (out.empty()) throw UsageError(flag + " expects a comma-separated list of integers");
+  return out;
+}
+
+void check_members(const std::string& flag, const std::vector<std::string>& got, const std::set<std::string>& allowed) {
+  for (const std::string& g : got)
+    if (!allowed.count(g)) throw UsageError(flag + ": unknown value '" + g + "'");
+  if (got.empty()) throw UsageError(flag + " expects a comma-separated list");
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:") ==
+                        std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
+
+std::string api_version(std::uint32_t v) {
+  return std::to_string((v >> 22) & 0x7F) + "." + std::to_string((v >> 12) & 0x3FF) + "." + std::to_string(v & 0xFFF);
+}
+
+struct Command {
+  Options options;
+  std::vector<std::string> suites{"train", "peers", "kernels"};
+  std::string json, markdown, append;
+  bool help = false;
+  std::string child_model;  // --first-step-child (internal: the cold/warm-start arm's child process)
+  std::int64_t child_batch = 32;
+  std::map<std::string, std::string> given;  // flag -> value, for the JSON
+};
+
+Command parse(int argc, char** argv) {
+  Command c;
+  Options& o = c.options;
+  std::map<std::string, std::string> v;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      c.help = true;
+      continue;
+    }
+    if (a == "--smoke" || a == "--quick") {
+      v[a] = "1";
+      continue;
+    }
+    static const std::set<std::string> with_value{
+        "--suite", "--json", "--markdown", "--append-results", "--repeat", "--reference-repeat", "--warmup-ms",
+        "--models", "--batches", "--dtypes", "--elements", "--gemm", "--device", "--python", "--peer-script",
+        "--work-dir", "--first-step-child", "--batch"};
+    if (!with_value.count(a)) throw UsageError("unknown option '" + a + "' (see --help)");
+    if (i + 1 >= argc) throw UsageError(a + " expects a value");
+    v[a] = argv[++i];
+  }
+  c.given = v;
+  const bool smoke = v.count("--smoke") > 0, quick = v.count("--quick") > 0;
+  o.smoke = smoke;
+  o.quick = quick;
+  if (smoke) {
+    o.repeat = 3;
+    o.reference_repeat = 1;
+    o.warmup_ms = 20;
+    o.batches = {2};
+    o.elements = {1 << 16};
+    o.gemm = {64};
+  } else {
+    o.elements = quick ? std::vector<std::int64_t>{1 << 26} : std::vector<std::int64_t>{1 << 26, 1 << 28};
+    o.gemm = quick ? std::vector<std::int64_t>{1024, 4096} : std::vector<std::int64_t>{1024, 4096, 8192};
+  }
+  if (v.count("--suite") && v["--suite"] != "all") {
+    c.suites = split_list(v["--suite"]);
+    check_members("--suite", c.suites, {"train", "peers", "kernels"});
+  }
+  if (v.count("--json")) c.json = v["--json"];
+  if (v.count("--markdown")) c.markdown = v["--markdown"];
+  if (v.count("--append-results")) c.append = v["--append-results"];
+  if (v.count("--repeat")) o.repeat = static_cast<int>(std::max<std::int64_t>(1, parse_int("--repeat", v["--repeat"])));
+  if (v.count("--reference-repeat"))
+    o.reference_repeat = static_cast<int>(std::max<std::int64_t>(1, parse_int("--reference-repeat", v["--reference-repeat"])));
+  if (v.count("--warmup-ms")) o.warmup_ms = static_cast<double>(parse_int("--warmup-ms", v["--warmup-ms"]));
+  if (v.count("--models")) {
+    o.models = split_list(v["--models"]);
+    check_members("--models", o.models, {"mlp", "lenet", "cnn"});
+  }
+  if (v.count("--dtypes")) {
+    o.dtypes = split_list(v["--dtypes"]);
+    check_members("--dtypes", o.dtypes, {"f32", "f64"});
+  }
+  if (v.count("--batches")) o.batches = parse_ints("--batches", v["--batches"]);
+  if (v.count("--elements")) o.elements = parse_ints("--elements", v["--elements"]);
+  if (v.count("--gemm")) o.gemm = parse_ints("--gemm", v["--gemm"]);
+  for (std::int64_t b : o.batches)
+    if (b < 1) throw UsageError("--batches: batch sizes must be >= 1");
+  if (v.count("--device")) setenv("NXV_DEVICE", v["--device"].c_str(), 1);
+  if (v.count("--python")) o.python = v["--python"];
+  if (v.count("--peer-script")) o.peer_script = v["--peer-script"];
+  if (v.count("--work-dir")) o.work_dir = v["--work-dir"];
+  if (v.count("--first-step-child")) c.child_model = v["--first-step-child"];
+  if (v.count("--batch")) c.child_batch = std::max<std::int64_t>(1, parse_int("--batch", v["--batch"]));
+  return c;
+}
+
+void write_file(const std::string& path, const std::string& text, bool append) {
+  std::ofstream out(path, append ? std::ios::app : std::ios::trunc);
+  out << text;
+  if (!out) throw nxv::Error("nxv-bench: cannot write " + path);
+}
+
+int run(const Command& c, int argc, char** argv) {
+  Options o = c.options;
+  bool temporary = false;
+  if (o.work_dir.empty()) {
+    std::string pattern = (fs::temp_directory_path() / "nxv-bench-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw nxv::Error("nxv-bench: cannot create a temporary directory");
+    o.work_dir = pattern;
+    temporary = true;
+  }
+  fs::create_directories(o.work_dir);
+
+  const auto devices = nxv::vulkan::list_devices();
+  std::string reason;
+  const int picked = nxv::vulkan::pick_device(&reason);
+  const nxv::vulkan::DeviceDescription& d = devices.at(static_cast<std::size_t>(picked));
+  RunInfo info;
+  info.date = utc_now();
+  const char* commit = std::getenv("NXV_GIT_COMMIT");
+  info.commit = commit && *commit ? commit : NXV_GIT_COMMIT;
+  for (int i = 0; i < argc; ++i) info.command += (i ? " " : "") + shell_quote(i == 0 ? "nxv-bench" : argv[i]);
+  info.device = d.name;
+  info.driver = d.driver_name + (d.driver_info.empty() ? "" : " " + d.driver_info);
+  info.vulkan_api = api_version(d.api_version);
+  for (const auto& [k, val] : c.given) info.options[k] = val;
+  std::fprintf(stderr, "nxv-bench: %s (%s), %s\n", d.name.c_str(), info.driver.c_str(), reason.c_str());
+
+  std::vector<SuiteReport> reports;
+  for (const std::string& suite : c.suites) {
+    const nxv::bench::Clock::time_point start = nxv::bench::Clock::now();
+    try {
+      if (suite == "train") reports.push_back(run_train_suite(o));
+      if (suite == "peers") reports.push_back(run_peers_suite(o));
+      if (suite == "kernels") reports.push_back(run_kernels_suite(o));
+    } catch (const std::exception& e) {
+      reports.push_back(SuiteReport{suite, std::string("failed: ") + e.what(), {}, {}, {}, {}});
+    }
+    std::fprintf(stderr, "nxv-bench: suite %s: %s (%.1f s)\n", suite.c_str(), reports.back().status.c_str(),
+                 nxv::bench::seconds_since(start));
+  }
+
+  const std::string md = markdown(info, reports);
+  std::cout << md << std::flush;
+  if (!c.markdown.empty()) write_file(c.markdown, md, false);
+  if (!c.json.empty()) write_file(c.json, json(info, reports), false);
+  if (!c.append.empty()) write_file(c.append, results_entry(info, reports), true);
+  if (temporary) fs::remove_all(o.work_dir);
+  bool failed = false;
+  for (const SuiteReport& r : reports) failed = failed || r.failed();
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Command c = parse(argc, argv);
+    if (c.help) {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
+    if (!c.child_model.empty()) return run_first_step_child(c.child_model, c.child_batch);
+    return run(c, argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "nxv-bench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nxv-bench: %s\n", e.what());
+    return 1;
+  }
+}
