@@ -1,0 +1,24 @@
+// The Vulkan fusion compiler for nxv::jit:
+//
+//   auto step = nxv::jit(nxv::value_and_grad(loss), {.compiler = nxv::vulkan_compiler()});
+//
+// It plans the traced graph into stages: maximal elementwise regions (unary and binary ops, comparisons,
+// select, clip, casts, scalars and constants, with broadcasts, reshapes and transposes folded into index
+// arithmetic) become one generated GLSL compute shader each, compiled at run time and cached in memory and on
+// disk (NXV_CACHE_DIR); every other node runs through the eager Vulkan kernels. A call records all of its stages
+// into one batch (at most one submit, when its results are read), and fused results are bit-identical to eager
+// execution on the same device.
+//
+// Environment: NXV_FUSION=0 plans every node as an eager stage (for A/B comparisons); NXV_DEBUG prints each
+// compiled graph's stage plan (stages, ops per stage, dispatches, buffers). Signatures that are not entirely
+// on the Vulkan backend, or a device without f64/int64/8-bit support, use the evaluator.
+#pragma once
+#include <memory>
+
+#include "nxv/defn.hpp"
+
+namespace nxv {
+
+std::shared_ptr<Compiler> vulkan_compiler();
+
+}  // namespace nxv

@@ -1,0 +1,17 @@
+// Region grouping: which fusible nodes of a traced graph share a generated kernel (design in plan.hpp).
+#pragma once
+#include <vector>
+
+#include "trace/graph.hpp"
+
+namespace nxv::compiler {
+
+struct Regions {
+  std::vector<std::vector<NodeId>> members;  // per region, its nodes in topological order
+  std::vector<int> region_of;                // per node: its region, or -1
+};
+
+// Grows regions in topological order over the `live` nodes; the stage graph they induce is acyclic.
+Regions group_regions(const Graph& graph, const std::vector<bool>& live);
+
+}  // namespace nxv::compiler

@@ -1,0 +1,34 @@
+// Index maps: how a value of the traced graph is addressed from the coordinates of a fused kernel's domain, and
+// how views (reshape, broadcast, transpose, and NumPy broadcasting of elementwise inputs) transform that address,
+// so that a kernel reads through them instead of materialising them.
+#pragma once
+#include <utility>
+#include <vector>
+
+#include "trace/graph.hpp"
+
+namespace nxv::compiler {
+
+// Where a node's element lies for a domain coordinate: its element offset sum(coordinate[d] * strides[d]), and,
+// when each of the node's axes follows one domain axis (or none), that correspondence (`axis`), which the
+// coordinate-level views (broadcast, transpose, NumPy broadcasting) need.
+struct IndexMap {
+  bool coords = true;
+  std::vector<int> axis;  // per node axis: the domain axis giving its coordinate, -1 for coordinate 0
+  Shape strides;          // per domain axis; 0 along domain axes of size 1 (canonical, so maps compare)
+};
+
+// Each element of a value of the domain's shape at its own position.
+IndexMap identity_map(const Shape& domain);
+// The map of an input of shape `in` broadcast by NumPy's rules to a value of shape `out` read through `m`.
+IndexMap numpy_input_map(const IndexMap& m, const Shape& in, const Shape& out, const Shape& domain);
+// Follows views and markers from `x` towards the value they present, carrying the map along; stops at the first
+// node that is not a foldable view (or a coordinate-level view of an offset-only map).
+std::pair<NodeId, IndexMap> resolve(const Graph& g, NodeId x, IndexMap m, const Shape& domain);
+
+// Whether a fusible value of another shape than the domain, broadcast into it, is recomputed per domain element
+// rather than read from its own region's buffer (which would cost that region a dispatch and a round trip
+// through memory; recomputing costs arithmetic only, the cheap resource).
+bool inlined(const Graph& g, const Node& n, const IndexMap& m, const Shape& domain);
+
+}  // namespace nxv::compiler

@@ -1,0 +1,167 @@
+// The Vulkan fusion compiler's Compiler and Executable: plans stages (plan.hpp), generates and compiles one
+// kernel per fused region at compile time (codegen.hpp, shader_cache.hpp), and runs a call's stages into one
+// batch: fused stages as dispatches of their generated pipelines, the others through apply() as eagerly.
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <string_view>
+
+#include "compiler/codegen.hpp"
+#include "compiler/plan.hpp"
+#include "compiler/shader_cache.hpp"
+#include "nxv/compiler.hpp"
+#include "nxv/vulkan.hpp"
+#include "ops/apply.hpp"
+#include "trace/evaluate.hpp"
+#include "vulkan/backend.hpp"
+#include "vulkan/diagnostics.hpp"
+#include "vulkan/kernels/layout.hpp"
+#include "vulkan/pipelines.hpp"
+#include "vulkan/runtime_shaders.hpp"
+
+namespace nxv::compiler {
+namespace {
+
+bool env_flag(const char* name, bool unset) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return unset;
+  return std::string_view(v) != "0";
+}
+
+// Lifts the batch cap for the duration of a call, so that its stages are recorded into one command buffer and
+// submitted once (when a result is read, or by the next eager dispatch past the cap), instead of every
+// NXV_BATCH_MAX dispatches. NXV_BATCH_MAX=0 (submit and wait after every dispatch, for debugging) is kept.
+class OneBatch {
+ public:
+  OneBatch() : saved_(vulkan::batch_max()) {
+    if (saved_ > 0) vulkan::set_batch_max(std::numeric_limits<int>::max());
+  }
+  ~OneBatch() { vulkan::set_batch_max(saved_); }
+  OneBatch(const OneBatch&) = delete;
+  OneBatch& operator=(const OneBatch&) = delete;
+
+ private:
+  int saved_;
+};
+
+struct CompiledStage {
+  const vulkan::Pipeline* pipeline = nullptr;  // fused stages with a non-empty domain
+  vulkan::kernels::Grid grid;
+  std::vector<NodeId> release;  // values no later stage reads (dropped after this stage, so memory is reused)
+};
+
+class FusedExecutable final : public Executable {
+ public:
+  FusedExecutable(const Graph& graph, const Signature& signature) : graph_(graph) {
+    plan_ = plan_stages(graph_, env_flag("NXV_FUSION", true), vulkan::kMaxBindings);
+    compiled_.resize(plan_.stages.size());
+    std::vector<int> last_use(graph_.nodes.size(), -1);
+    for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
+      const Stage& st = plan_.stages[s];
+      if (st.kind == Stage::Kind::eager) {
+        const Node& n = graph_.nodes[st.node];
+        if (n.kind == NodeKind::stop_gradient) last_use[n.inputs[0]] = static_cast<int>(s);
+        else if (n.kind == NodeKind::custom_vjp) last_use[n.inputs.back()] = static_cast<int>(s);
+        else for (NodeId x : n.inputs) last_use[x] = static_cast<int>(s);
+        continue;
+      }
+      for (const Read& r : st.kernel.reads) last_use[r.node] = static_cast<int>(s);
+      const std::int64_t count = num_elements(st.kernel.domain);
+      if (count == 0) continue;
+      const ShaderCache::Entry entry = shader_cache().get(generate_glsl(graph_, st.kernel));
+      vulkan::register_runtime_shader(entry.name, *entry.spirv);
+      compiled_[s].pipeline = vulkan::runtime().pipeline(entry.name);
+      compiled_[s].grid = vulkan::kernels::grid_for_items(static_cast<std::uint64_t>(count));
+    }
+    for (NodeId o : graph_.outputs) last_use[o] = std::numeric_limits<int>::max();
+    for (std::size_t x = 0; x < last_use.size(); ++x)
+      if (last_use[x] >= 0 && last_use[x] < static_cast<int>(compiled_.size()))
+        compiled_[last_use[x]].release.push_back(static_cast<NodeId>(x));
+    if (env_flag("NXV_DEBUG", false))
+      std::cerr << "nxv fusion compiler: stage plan of " << to_string(signature) << "\n" << to_string(plan_, graph_);
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> inputs) override {
+    Backend& vk = vulkan::backend();
+    if (!constants_placed_) {
+      for (Node& n : graph_.nodes)
+        if (n.kind == NodeKind::constant) n.constant = place_constant(n.constant, vk);
+      constants_placed_ = true;
+    }
+    NXV_CHECK(inputs.size() == graph_.parameters.size(), "jit (vulkan compiler)", "got ", inputs.size(),
+              " inputs for a graph of ", graph_.parameters.size(), " parameters");
+    std::vector<Tensor> values(graph_.nodes.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) values[graph_.parameters[i]] = inputs[i];
+    for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
+      if (graph_.nodes[i].kind == NodeKind::constant) values[i] = graph_.nodes[i].constant;
+
+    OneBatch batch;
+    for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
+      const Stage& st = plan_.stages[s];
+      if (st.kind == Stage::Kind::eager)
+        values[st.node] = run_eager(graph_.nodes[st.node], values, vk);
+      else
+        run_fused(st.kernel, compiled_[s], values, vk);
+      for (NodeId x : compiled_[s].release) values[x] = Tensor();
+    }
+    std::vector<Tensor> outputs;
+    for (NodeId o : graph_.outputs) outputs.push_back(values[o]);
+    return outputs;
+  }
+
+ private:
+  static Tensor run_eager(const Node& n, const std::vector<Tensor>& values, Backend& vk) {
+    if (n.kind == NodeKind::stop_gradient) return values[n.inputs[0]];
+    if (n.kind == NodeKind::custom_vjp) return values[n.inputs.back()];
+    if (n.inputs.empty()) return apply_on(vk, n.call, n.type);
+    std::vector<Tensor> args;
+    args.reserve(n.inputs.size());
+    for (NodeId x : n.inputs) args.push_back(values[x]);
+    return apply(n.call, args, n.type);
+  }
+
+  void run_fused(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {
+    vulkan::Runtime& rt = vulkan::runtime();
+    std::vector<vulkan::BufferPtr> buffers;
+    buffers.reserve(k.bindings());
+    for (const Read& r : k.reads) buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
+    for (const auto& [node, value] : k.outputs) {
+      const TensorType& type = graph_.nodes[node].type;
+      buffers.push_back(rt.allocate(static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype)));
+      values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
+    }
+    if (c.pipeline == nullptr) return;  // an empty domain: nothing to compute
+    std::vector<vulkan::Binding> bindings;
+    for (std::size_t b = 0; b < buffers.size(); ++b) bindings.push_back({&buffers[b], b >= k.reads.size()});
+    vulkan::dispatch_bindings(rt, c.pipeline, bindings, std::as_bytes(std::span(k.push)), c.grid.x, c.grid.y);
+  }
+
+  Graph graph_;
+  Plan plan_;
+  std::vector<CompiledStage> compiled_;
+  bool constants_placed_ = false;
+};
+
+class VulkanCompiler final : public Compiler {
+ public:
+  std::unique_ptr<Executable> compile(const Graph& graph, const Signature& signature) override {
+    if (!vulkan::available() || !vulkan::kernels::device_ready()) return evaluator()->compile(graph, signature);
+    Backend& vk = vulkan::backend();
+    if (signature.backends.empty()) return evaluator()->compile(graph, signature);  // runs on the default backend
+    for (Backend* b : signature.backends)
+      if (b != &vk) return evaluator()->compile(graph, signature);
+    return std::make_unique<FusedExecutable>(graph, signature);
+  }
+};
+
+}  // namespace
+}  // namespace nxv::compiler
+
+namespace nxv {
+
+std::shared_ptr<Compiler> vulkan_compiler() {
+  static const std::shared_ptr<Compiler> instance = std::make_shared<compiler::VulkanCompiler>();
+  return instance;
+}
+
+}  // namespace nxv
