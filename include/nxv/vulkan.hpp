@@ -57,4 +57,14 @@ MemoryStats memory_stats();
 // Frees the cached (unused) device memory.
 void release_cached_memory();
 
+// GPU time per shader, from timestamps around every dispatch; recorded only when NXV_PROFILE=1 (which also prints
+// the table at exit). Sorted by time, longest first; empty when not profiling or the device has no timestamps.
+struct KernelProfile {
+  std::string shader;  // the shader's name (shaders/*.cmake), e.g. "conv_f32"
+  std::uint64_t dispatches = 0;
+  double gpu_ms = 0;
+};
+std::vector<KernelProfile> kernel_profile();
+void reset_kernel_profile();
+
 }  // namespace nxv::vulkan

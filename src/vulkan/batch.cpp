@@ -9,6 +9,7 @@
 #include "nxv/error.hpp"
 #include "vulkan/counters.hpp"
 #include "vulkan/diagnostics.hpp"
+#include "vulkan/profiler.hpp"
 
 namespace nxv::vulkan {
 namespace {
@@ -48,6 +49,14 @@ CommandStream::CommandStream(const Context& context, std::uint32_t max_bindings,
     slots_[i].commands = std::move(buffers[i]);
     slots_[i].fence = vk::raii::Fence(context.device, vk::FenceCreateInfo{});
   }
+  const auto families = context.physical.getQueueFamilyProperties();
+  if (profiling_requested() && families[context.queue_family].timestampValidBits > 0 &&
+      context.limits.timestampPeriod > 0) {
+    profile_queries_ = vk::raii::QueryPool(context.device,
+                                           vk::QueryPoolCreateInfo{.queryType = vk::QueryType::eTimestamp,
+                                                                   .queryCount = 2 * kProfiledPerSlot * kSlots});
+    timestamp_ns_ = context.limits.timestampPeriod;
+  }
 }
 
 CommandStream::~CommandStream() {
@@ -64,6 +73,9 @@ vk::raii::CommandBuffer& CommandStream::begin() {
     if (slot.in_flight) retire(slot);
     // The pool's eResetCommandBuffer flag lets vkBeginCommandBuffer reset the buffer implicitly.
     slot.commands.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
+    if (*profile_queries_)
+      slot.commands.resetQueryPool(*profile_queries_, static_cast<std::uint32_t>(2 * kProfiledPerSlot * current_),
+                                   2 * kProfiledPerSlot);
     recording_ = true;
   }
   return slot.commands;
@@ -130,7 +142,15 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
     commands.pushConstants<std::byte>(pipeline.layout, vk::ShaderStageFlagBits::eCompute, 0,
                                       vk::ArrayProxy<const std::byte>(static_cast<std::uint32_t>(push.size()),
                                                                       push.data()));
+  Slot& slot = slots_[current_];
+  const bool profiled = *profile_queries_ && slot.profiled.size() < kProfiledPerSlot;
+  const auto query = static_cast<std::uint32_t>(2 * (kProfiledPerSlot * current_ + slot.profiled.size()));
+  if (profiled) commands.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *profile_queries_, query);
   commands.dispatch(groups_x, groups_y, groups_z);
+  if (profiled) {
+    commands.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *profile_queries_, query + 1);
+    slot.profiled.push_back(&pipeline);
+  }
   count(counter_state().dispatches);
   ++pending_dispatches_;
 
@@ -189,9 +209,22 @@ void CommandStream::retire(Slot& slot) {
   if (result != vk::Result::eSuccess) detail::fail("vulkan: waiting for a batch returned ", vk::to_string(result));
   count(counter_state().fence_waits);
   context_.device.resetFences(*slot.fence);
+  if (!slot.profiled.empty()) read_profile(slot, static_cast<std::size_t>(&slot - slots_.data()));
   slot.references.clear();  // buffers the program already dropped return to the cache here
   slot.in_flight = false;
   completed_serial_ = std::max(completed_serial_, slot.serial);
+}
+
+void CommandStream::read_profile(Slot& slot, std::size_t index) {
+  const auto n = static_cast<std::uint32_t>(2 * slot.profiled.size());
+  const auto [result, ticks] = profile_queries_.getResults<std::uint64_t>(
+      static_cast<std::uint32_t>(2 * kProfiledPerSlot * index), n, n * sizeof(std::uint64_t), sizeof(std::uint64_t),
+      vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
+  if (result == vk::Result::eSuccess)
+    for (std::size_t i = 0; i < slot.profiled.size(); ++i)
+      profile_totals().add(slot.profiled[i]->shader,
+                           static_cast<std::uint64_t>(static_cast<double>(ticks[2 * i + 1] - ticks[2 * i]) * timestamp_ns_));
+  slot.profiled.clear();
 }
 
 void CommandStream::wait_for(std::uint64_t serial) {

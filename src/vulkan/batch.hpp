@@ -50,10 +50,13 @@ class CommandStream {
 
  private:
   static constexpr std::size_t kSlots = 3;
+  // NXV_PROFILE=1: timestamps before and after each of the first kProfiledPerSlot dispatches of a batch.
+  static constexpr std::uint32_t kProfiledPerSlot = 1024;
   struct Slot {
     vk::raii::CommandBuffer commands{nullptr};
     vk::raii::Fence fence{nullptr};
     std::vector<BufferPtr> references;
+    std::vector<const Pipeline*> profiled;  // the dispatches whose timestamps this slot's queries hold
     std::uint64_t serial = 0;
     bool in_flight = false;
   };
@@ -62,6 +65,7 @@ class CommandStream {
   void barrier();
   void reference(const BufferPtr& buffer, DeviceBuffer& device_buffer);
   void retire(Slot& slot);  // waits for its fence and drops its references
+  void read_profile(Slot& slot, std::size_t index);
 
   const Context& context_;
   std::uint32_t max_bindings_, push_constant_bytes_;
@@ -73,6 +77,8 @@ class CommandStream {
   vk::Pipeline bound_pipeline_;  // in the recording command buffer
   std::uint64_t epoch_ = 1;      // barrier epoch (HazardState's 0 means "never")
   std::uint64_t recording_serial_ = 1, completed_serial_ = 0;
+  vk::raii::QueryPool profile_queries_{nullptr};  // 2 * kProfiledPerSlot per slot; null unless profiling
+  double timestamp_ns_ = 1;                       // nanoseconds per timestamp tick
 };
 
 }  // namespace nxv::vulkan

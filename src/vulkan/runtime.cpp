@@ -15,6 +15,7 @@
 #include "vulkan/diagnostics.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/pipelines.hpp"
+#include "vulkan/profiler.hpp"
 #include "vulkan/staging.hpp"
 
 namespace nxv::vulkan {
@@ -224,6 +225,20 @@ std::unique_ptr<RuntimeImpl>& default_runtime() {
   return *holder;
 }
 
+// NXV_PROFILE=1: the GPU time per shader, longest first, on stderr.
+void print_kernel_profile() {
+  const auto rows = kernel_profile();
+  if (rows.empty()) return;
+  double total = 0;
+  for (const auto& r : rows) total += r.gpu_ms;
+  std::fprintf(stderr, "nxv profile (NXV_PROFILE=1): GPU time per shader, %.3f ms in all\n", total);
+  std::fprintf(stderr, "  %-28s %10s %12s %8s %12s\n", "shader", "dispatches", "GPU ms", "share", "us/dispatch");
+  for (const auto& r : rows)
+    std::fprintf(stderr, "  %-28s %10llu %12.3f %7.1f%% %12.2f\n", r.shader.c_str(),
+                 static_cast<unsigned long long>(r.dispatches), r.gpu_ms, 100.0 * r.gpu_ms / total,
+                 1000.0 * r.gpu_ms / static_cast<double>(r.dispatches));
+}
+
 void shut_down_default_runtime() {
   std::lock_guard lock(g_create_mutex);
   g_runtime.store(nullptr);
@@ -235,6 +250,7 @@ void shut_down_default_runtime() {
     }
     r.reset();
   }
+  if (profiling_requested()) print_kernel_profile();
 }
 
 }  // namespace
