@@ -17,7 +17,7 @@ const char* const kUsage =
     "  --batch N                 batch size (default 32)\n"
     "  --lr X                    learning rate (default 0.001)\n"
     "  --optimizer sgd|adam|adamw  (default adam; sgd uses momentum 0.9)\n"
-    "  --schedule constant|step|cosine  the learning rate per step (default constant):\n"
+    "  --schedule constant|step|cosine  the learning rate per step (default cosine):\n"
     "                            step: lr * F^floor(epoch / N); cosine: from lr down to lr * X at the last step\n"
     "  --decay-every N           step schedule: N epochs per decay (default 3)\n"
     "  --decay-factor F          step schedule: the factor per decay (default 0.5)\n"

@@ -23,7 +23,8 @@ struct TrainOptions {
   std::int64_t batch = 32;
   double lr = 1e-3;
   std::string optimizer = "adam";    // sgd | adam | adamw
-  std::string schedule = "constant"; // constant | step | cosine: the learning rate per step (nn::*_schedule)
+  std::string schedule = "cosine";   // constant | step | cosine: the learning rate per step (nn::*_schedule);
+                                     // cosine by default: it reached the quality bars (README, Training)
   std::int64_t decay_every = 3;      // step: multiply the rate by decay_factor every decay_every epochs
   double decay_factor = 0.5;
   double final_lr_fraction = 0.0;    // cosine: the fraction of lr reached at the last step

@@ -63,7 +63,7 @@ TEST(TrainOptions, Errors) {
 
 TEST(TrainOptions, Schedules) {
   const TrainOptions defaults = parse({});
-  EXPECT_EQ(defaults.schedule, "constant");
+  EXPECT_EQ(defaults.schedule, "cosine");
   EXPECT_EQ(defaults.decay_every, 3);
   EXPECT_EQ(defaults.decay_factor, 0.5);
   EXPECT_EQ(defaults.final_lr_fraction, 0.0);
@@ -83,7 +83,7 @@ TEST(TrainOptions, Schedules) {
   expect_usage_error({"--schedule", "step", "--decay-factor", "-0.5"}, "--decay-factor must be a positive number");
   expect_usage_error({"--schedule", "cosine", "--final-lr-fraction", "1.5"},
                      "--final-lr-fraction must be between 0 and 1");
-  expect_usage_error({"--decay-every", "2"}, "--decay-every applies to --schedule step (the schedule is constant)");
+  expect_usage_error({"--decay-every", "2"}, "--decay-every applies to --schedule step (the schedule is cosine)");
   expect_usage_error({"--schedule", "step", "--final-lr-fraction", "0.1"}, "--final-lr-fraction applies to --schedule cosine");
   expect_usage_error({"--evaluate", "ckpt", "--schedule", "cosine"}, "--schedule does not apply to --evaluate");
   // With --resume the checkpoint names the schedule, so its parameters may be changed alone.

@@ -33,6 +33,7 @@ TrainOptions small_run(const TempDir& dir, std::int64_t subset, std::int64_t epo
   TrainOptions o;
   o.model = "mlp";
   o.device = "reference";
+  o.schedule = "constant";
   o.epochs = epochs;
   o.subset = subset;
   o.test_subset = 200;
