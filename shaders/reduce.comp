@@ -5,14 +5,24 @@
 // differs by device and would change the order. More than one chunk writes partials [outputs, chunks] that the
 // host reduces again with this shader (src/vulkan/kernels/reduce.cpp).
 // BOOL variants compute all/any over x != 0 into pred; the others sum/product/max/min in A_T.
+// VEC4 variants (not BOOL) are the fast path for a contiguous reduced run (one reduced axis group of stride 1)
+// whose length and every kept stride are multiples of 4: 64 invocations per workgroup, invocation t keeps the
+// accumulators of lanes 4t .. 4t+3 and feeds them from one vector load (the chunk's elements 4t .. 4t+3,
+// + 256, + 512, ...), so each lane still adds exactly its elements in the same order, and the tree is the same.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "lib/common.glsl"
 #ifndef BOOL
 #include "lib/elementwise.glsl"
 #endif
 
-layout(local_size_x = NXV_GROUP_SIZE) in;
+#ifdef VEC4
+#define THREADS 64u
+#else
+#define THREADS NXV_GROUP_SIZE
+#endif
+layout(local_size_x = THREADS) in;
 layout(constant_id = 0) const int FN = 0;  // ReduceFn: sum, product, max, min, all, any
 // The identity of min for the uint variant, shared by u8 (255) and pred (1): an empty reduction stores it.
 layout(constant_id = 1) const uint UINT_HIGHEST = 255u;
@@ -20,6 +30,9 @@ layout(constant_id = 1) const uint UINT_HIGHEST = 255u;
 
 layout(std430, binding = 0) readonly buffer In { A_STORE x_data[]; };
 layout(std430, binding = 1) writeonly buffer Out { OUT_STORE y_data[]; };
+#ifdef VEC4
+layout(std430, binding = 0) readonly buffer In4 { A_VEC4 x4[]; };  // aliases In (same binding)
+#endif
 // The kept and the reduced axes, each collapsed to at most 4 (the host transposes the rare rest).
 layout(push_constant) uniform Push {
   uint outputs;
@@ -69,7 +82,7 @@ shared ACC_T lanes[256];
 void main() {
   uint g = nxv_linear_group();
   if (g >= pc.outputs * pc.chunks) return;  // whole workgroups only: no barrier is skipped by part of a group
-  uint lane = gl_LocalInvocationID.x;
+  uint t = gl_LocalInvocationID.x;
   uint o = g / pc.chunks;
   uint begin = (g % pc.chunks) * CHUNK;
   uint end = min(pc.reduced, begin + CHUNK);
@@ -80,8 +93,29 @@ void main() {
     base += (rest % pc.kept_shape[d]) * pc.kept_stride[d];
     rest /= pc.kept_shape[d];
   }
+#ifdef VEC4
+  // The reduced offset of r is base + r; base, begin and end are multiples of 4, so r < end covers r + 3.
+  ACC_T acc0 = identity(), acc1 = identity(), acc2 = identity(), acc3 = identity();
+  // Unrolled by 8 so that eight independent loads are in flight before their adds (which stay in order).
+  for (uint j0 = 0u; j0 < CHUNK / 256u; j0 += 8u) {
+    [[unroll]] for (uint j = j0; j < j0 + 8u; ++j) {
+      const uint r = begin + 4u * t + 256u * j;
+      if (r < end) {
+        const A_VEC4 v = x4[(base + r) / 4u];
+        acc0 = combine(acc0, A_T(v.x));
+        acc1 = combine(acc1, A_T(v.y));
+        acc2 = combine(acc2, A_T(v.z));
+        acc3 = combine(acc3, A_T(v.w));
+      }
+    }
+  }
+  lanes[4u * t] = acc0;
+  lanes[4u * t + 1u] = acc1;
+  lanes[4u * t + 2u] = acc2;
+  lanes[4u * t + 3u] = acc3;
+#else
   ACC_T acc = identity();
-  for (uint r = begin + lane; r < end; r += 256u) {
+  for (uint r = begin + t; r < end; r += 256u) {
     uint offset = base;
     uint rr = r;
     for (int d = int(pc.reduced_rank) - 1; d >= 0; --d) {
@@ -90,11 +124,12 @@ void main() {
     }
     acc = combine(acc, load(offset));
   }
-  lanes[lane] = acc;
+  lanes[t] = acc;
+#endif
   barrier();
   for (uint s = 128u; s > 0u; s >>= 1) {
-    if (lane < s) lanes[lane] = combine(lanes[lane], lanes[lane + s]);
+    for (uint lane = t; lane < s; lane += THREADS) lanes[lane] = combine(lanes[lane], lanes[lane + s]);
     barrier();
   }
-  if (lane == 0u) y_data[g] = OUT_STORE(lanes[0]);
+  if (t == 0u) y_data[g] = OUT_STORE(lanes[0]);
 }

@@ -23,6 +23,33 @@
 uint nxv_linear_group() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
 uint nxv_linear_index() { return nxv_linear_group() * NXV_GROUP_SIZE + gl_LocalInvocationID.x; }
 
+// Vectors of four buffer elements, for the vectorised paths of the contiguous kernels (unary, binary, reduce):
+// A_VEC4 / OUT_VEC4 hold four A_STORE / OUT_STORE elements, one 4..32-byte load or store. Where a block of them
+// aliases a block of scalars its index is the scalar index / 4; buffers start at least 64-byte aligned (the
+// allocator's sub-allocation offsets are multiples of 64 bytes), so every such vector is naturally aligned.
+#if defined(A_F32)
+#define A_VEC4 vec4
+#elif defined(A_F64)
+#define A_VEC4 dvec4
+#elif defined(A_S32)
+#define A_VEC4 ivec4
+#elif defined(A_S64)
+#define A_VEC4 i64vec4
+#elif defined(A_U8) || defined(A_PRED)
+#define A_VEC4 u8vec4
+#endif
+#if defined(OUT_F32)
+#define OUT_VEC4 vec4
+#elif defined(OUT_F64)
+#define OUT_VEC4 dvec4
+#elif defined(OUT_S32)
+#define OUT_VEC4 ivec4
+#elif defined(OUT_S64)
+#define OUT_VEC4 i64vec4
+#elif defined(OUT_U8) || defined(OUT_PRED)
+#define OUT_VEC4 u8vec4
+#endif
+
 bool nxv_nan(uint x) { return false; }
 bool nxv_nan(int x) { return false; }
 bool nxv_nan(int64_t x) { return false; }

@@ -89,7 +89,7 @@ bool unary(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr
   result = allocate(out);
   const auto count = static_cast<std::uint32_t>(x.size());
   if (count == 0) return true;
-  const Grid g = grid_for_items(count);
+  const Grid g = grid_for_items((std::uint64_t{count} + 3) / 4);  // four elements per invocation (unary.comp)
   runtime().dispatch(p, {{&buffer_of(x), false}, {&result, true}}, push_bytes(count), g.x, g.y);
   return true;
 }
@@ -115,7 +115,9 @@ bool binary(const OpCall& call, const Tensor& a, const Tensor& b, const TensorTy
   copy_axes(push.shape, layout.shape);
   copy_axes(push.stride_a, layout.strides[0]);
   copy_axes(push.stride_b, layout.strides[1]);
-  const Grid g = grid_for_items(push.count);
+  // Without a strided input binary.comp computes four elements per invocation.
+  const bool vectorised = layout.access[0] != Access::strided && layout.access[1] != Access::strided;
+  const Grid g = grid_for_items(vectorised ? (std::uint64_t{push.count} + 3) / 4 : push.count);
   runtime().dispatch(p, {{&buffer_of(a), false}, {&buffer_of(b), false}, {&result, true}}, push_bytes(push), g.x,
                      g.y);
   return true;

@@ -20,10 +20,13 @@ struct FillPush {
   std::uint32_t count, low, high;
 };
 
-const Pipeline* byte_pipeline(const char* family, std::size_t bytes) {
+// `contiguous` selects copy.comp's CONTIGUOUS fast path (a specialization constant).
+const Pipeline* byte_pipeline(const char* family, std::size_t bytes, bool contiguous = false) {
   static PipelineCache cache;
-  const std::uint64_t key = (family[0] == 'c' ? 0 : 16) + bytes;
-  return cache.get(key, [&] { return std::string(family) + "_" + std::to_string(bytes); }, {});
+  const std::uint64_t key = (family[0] == 'c' ? 0 : 16) + (contiguous ? 32 : 0) + bytes;
+  const std::int32_t spec[] = {1};
+  return cache.get(key, [&] { return std::string(family) + "_" + std::to_string(bytes); },
+                   contiguous ? std::span<const std::int32_t>(spec) : std::span<const std::int32_t>());
 }
 
 // Offsets and strides are stored modulo 2^32: the shader's int arithmetic wraps alike, and every address it
@@ -43,8 +46,15 @@ void strided_copy(const BufferPtr& src, const BufferPtr& dst, DType dtype, Shape
     push.in_stride[d] = static_cast<std::int32_t>(strides[0][d]);
     push.out_stride[d] = static_cast<std::int32_t>(strides[1][d]);
   }
-  const Grid g = grid_for_items(push.count);
-  runtime().dispatch(byte_pipeline("copy", size_of(dtype)), {{&src, false}, {&dst, true}}, push_bytes(push), g.x,
+  // A plain run whose both ends are 16-byte aligned (a full or leading slice, a materialised contiguous view,
+  // a concatenation part, ...) moves 16 bytes per invocation: one uvec4 per invocation, then the tail elements.
+  const std::size_t bytes = size_of(dtype);
+  const std::int64_t per = 16 / static_cast<std::int64_t>(bytes);
+  const bool contiguous = shape.size() == 1 && strides[0][0] == 1 && strides[1][0] == 1 && in_offset % per == 0 &&
+                          out_offset % per == 0;
+  const std::uint64_t items = contiguous ? push.count / per + push.count % per : push.count;
+  const Grid g = grid_for_items(items);
+  runtime().dispatch(byte_pipeline("copy", bytes, contiguous), {{&src, false}, {&dst, true}}, push_bytes(push), g.x,
                      g.y);
 }
 

@@ -3,7 +3,8 @@
 // reduce: the kept and the reduced axes are each collapsed into groups of neighbouring axes read through strides;
 // at rank <= 8, with size-1 axes dropped, they alternate at most 4 times each (reduce.comp's push constants). One workgroup per (output, chunk of 16384 reduced
 // elements); when there is more than one chunk the partials, [outputs, chunks] in the output dtype, are reduced
-// again by the same shader until one chunk remains -- the order reference/reduce.cpp defines.
+// again by the same shader until one chunk remains -- the order reference/reduce.cpp defines. A contiguous
+// reduced run (see vectorisable()) takes the reduce_vec4_* variant: same lanes and order, vector loads.
 #include <algorithm>
 
 #include "vulkan/backend.hpp"
@@ -52,6 +53,14 @@ void fill_groups(std::uint32_t (&shape)[4], std::uint32_t (&stride)[4], std::uin
   }
 }
 
+// Whether reduce.comp's VEC4 fast path applies: one contiguous reduced run whose length and every kept stride
+// are multiples of 4, so that each lane's quadruple of elements is one aligned vector load (the same lanes,
+// order and tree as the scalar path).
+bool vectorisable(const AxisGroups& kept, const AxisGroups& reduced) {
+  if (reduced.shape.size() != 1 || reduced.strides[0] != 1 || reduced.shape[0] % 4 != 0) return false;
+  return std::all_of(kept.strides.begin(), kept.strides.end(), [](std::int64_t s) { return s % 4 == 0; });
+}
+
 bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
   const auto fn = static_cast<ReduceFn>(call.attrs.fn);
   const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
@@ -68,9 +77,11 @@ bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, Buff
   for (;;) {
     const std::uint64_t chunks = std::max<std::uint64_t>(1, (static_cast<std::uint64_t>(length) + kChunk - 1) / kChunk);
     const std::int32_t spec[] = {call.attrs.fn, src_dtype == DType::pred ? 1 : 255};
-    const auto key = static_cast<std::uint64_t>(src_dtype) | static_cast<std::uint64_t>(call.attrs.fn) << 8;
+    const bool vec4 = !logical && vectorisable(kept, reduced);
+    const auto key = static_cast<std::uint64_t>(src_dtype) | static_cast<std::uint64_t>(call.attrs.fn) << 8 |
+                     static_cast<std::uint64_t>(vec4) << 16;
     const Pipeline* p = cache.get(key, [&] {
-      return std::string(logical ? "reduce_bool_" : "reduce_") + variant_name(src_dtype);
+      return std::string(logical ? "reduce_bool_" : vec4 ? "reduce_vec4_" : "reduce_") + variant_name(src_dtype);
     }, spec);
     BufferPtr dst = chunks == 1 ? allocate(out)
                                 : runtime().allocate(static_cast<std::size_t>(outputs) * chunks * size_of(out.dtype));
