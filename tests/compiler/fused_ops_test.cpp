@@ -4,36 +4,10 @@
 // the whole chain runs as one generated dispatch.
 #include "compiler/fusion_testing.hpp"
 #include "nxv/ops.hpp"
+#include "support/op_tables.hpp"
 
 namespace nxv::testing {
 namespace {
-
-struct UnaryOp {
-  const char* name;
-  Tensor (*fn)(const Tensor&);
-  bool int_only;
-};
-const UnaryOp k_unary[] = {
-    {"negate", negate}, {"abs", abs},     {"sign", sign},       {"floor", floor},   {"ceil", ceil},
-    {"round", round},   {"square", square}, {"exp", exp},       {"expm1", expm1},   {"log", log},
-    {"log1p", log1p},   {"sqrt", sqrt},   {"rsqrt", rsqrt},     {"sigmoid", sigmoid}, {"tanh", tanh},
-    {"sin", sin},       {"cos", cos},     {"erf", erf},         {"reciprocal", reciprocal},
-    {"bitwise_not", bitwise_not, true},   {"is_nan", is_nan},   {"is_infinity", is_infinity},
-    {"logical_not", logical_not}};
-
-struct BinaryOp {
-  const char* name;
-  Tensor (*fn)(const Tensor&, const Tensor&);
-  bool int_only;
-};
-const BinaryOp k_binary[] = {
-    {"add", add},         {"subtract", subtract},       {"multiply", multiply},         {"divide", divide},
-    {"pow", pow},         {"max", max},                 {"min", min},                   {"remainder", remainder},
-    {"quotient", quotient, true}, {"atan2", atan2},     {"bitwise_and", bitwise_and, true},
-    {"bitwise_or", bitwise_or, true}, {"bitwise_xor", bitwise_xor, true}, {"left_shift", left_shift, true},
-    {"right_shift", right_shift, true}, {"equal", equal}, {"not_equal", not_equal},     {"less", less},
-    {"less_equal", less_equal}, {"greater", greater},   {"greater_equal", greater_equal},
-    {"logical_and", logical_and}, {"logical_or", logical_or}, {"logical_xor", logical_xor}};
 
 // f64 sin/cos of |x| >= 2^20 pi/2 differ between lavapipe and the CPU (a known gap of the eager kernels too):
 // such arguments are replaced by 0 inside the traced function, so the masking is part of the fused region.
