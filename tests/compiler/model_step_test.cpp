@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "compiler/fusion_testing.hpp"
+#include "support/test_models.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/ops.hpp"
@@ -17,70 +18,7 @@
 namespace nxv::testing {
 namespace {
 
-constexpr std::int64_t kBatch = 32;
-
-Tensor relu(const Tensor& x) { return max(x, 0.0); }
-Tensor dense(const Tensor& x, const Params& p, const std::string& layer) {
-  return dot(x, p.at(layer + ".w")) + p.at(layer + ".b");
-}
-Tensor conv_bias(const Tensor& x, const Params& p, const std::string& layer, const ConvOptions& o) {
-  const Tensor b = p.at(layer + ".b");
-  return conv(x, p.at(layer + ".w"), o) + reshape(b, {1, b.dim(0), 1, 1});
-}
-Tensor max_pool_2x2(const Tensor& x) {
-  WindowOptions o;
-  o.strides = {1, 1, 2, 2};
-  return window_max(x, {1, 1, 2, 2}, o);
-}
-Tensor cross_entropy(const Tensor& logits, const Tensor& labels) {
-  const Tensor shifted = logits - stop_gradient(reduce_max(logits, Axes{1}, true));
-  const Tensor log_probs = shifted - log(sum(exp(shifted), Axes{1}, true));
-  const Tensor one_hot = as_type(equal(expand_dims(labels, 1), iota({1, 10}, 1, labels.dtype(), labels.backend())),
-                                 logits.dtype());
-  return negate(mean(sum(one_hot * log_probs, Axes{1})));
-}
-Tensor mlp_loss(const Params& p, const Tensor& images, const Tensor& labels) {
-  return cross_entropy(dense(relu(dense(images, p, "fc1")), p, "fc2"), labels);
-}
-Tensor lenet_loss(const Params& p, const Tensor& images, const Tensor& labels) {
-  ConvOptions pad2;
-  pad2.padding = {{2, 2}, {2, 2}};
-  Tensor h = max_pool_2x2(relu(conv_bias(images, p, "conv1", pad2)));
-  h = max_pool_2x2(relu(conv_bias(h, p, "conv2", {})));
-  h = reshape(h, {kBatch, 400});
-  h = relu(dense(h, p, "fc1"));
-  h = relu(dense(h, p, "fc2"));
-  return cross_entropy(dense(h, p, "fc3"), labels);
-}
-
-using Loss = Tensor (*)(const Params&, const Tensor&, const Tensor&);
-struct Model {
-  const char* name;
-  Loss loss;
-  std::vector<std::pair<std::string, Shape>> weights;
-  Shape images;
-};
-const Model k_mlp{"mlp", mlp_loss, {{"fc1", {784, 128}}, {"fc2", {128, 10}}}, {kBatch, 784}};
-const Model k_lenet{"lenet",
-                    lenet_loss,
-                    {{"conv1", {6, 1, 5, 5}}, {"conv2", {16, 6, 5, 5}}, {"fc1", {400, 120}}, {"fc2", {120, 84}},
-                     {"fc3", {84, 10}}},
-                    {kBatch, 1, 28, 28}};
-
-Params make_params(const Model& m, Backend& backend) {
-  Params p;
-  std::uint64_t seed = 11;
-  for (const auto& [layer, shape] : m.weights) {
-    const bool is_conv = shape.size() == 4;
-    const std::int64_t fan_in = is_conv ? shape[1] * shape[2] * shape[3] : shape[0];
-    const std::int64_t outputs = is_conv ? shape[0] : shape[1];
-    p[layer + ".w"] =
-        normal(key(seed++), shape, DType::f32, 0.0, std::sqrt(2.0 / static_cast<double>(fan_in)), reference_backend())
-            .to(backend);
-    p[layer + ".b"] = normal(key(seed++), {outputs}, DType::f32, 0.0, 0.01, reference_backend()).to(backend);
-  }
-  return p;
-}
+using namespace models;
 
 // One SGD step: the loss and the updated parameters.
 auto sgd_step(Loss loss) {
@@ -128,11 +66,12 @@ void expect_same(const std::pair<Tensor, Params>& got, const std::pair<Tensor, P
 }
 
 // The compiled step must take fewer dispatches than the same graph evaluated op by op and at most
-// `max_compiled_dispatches`, in exactly one submit; NXV_FUSION=0 must give the evaluator's count.
+// `max_compiled_dispatches`, in exactly one submit; NXV_FUSION=0 must give the evaluator's count; once warm it
+// allocates no device memory.
 void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches) {
   Backend& vk = vulkan::backend();
-  const Params params = make_params(m, vk);
-  const Tensor images = uniform(key(3), m.images, DType::f32, 0.0, 1.0, reference_backend()).to(vk);
+  const Params params = moved(make_params(m, DType::f32), vk);
+  const Tensor images = uniform(key(3), {kBatch, 1, 28, 28}, DType::f32, 0.0, 1.0, reference_backend()).to(vk);
   const Tensor labels = remainder(iota({kBatch}, 0, DType::s64, reference_backend()) * 7, 10).to(vk);
 
   auto eager = sgd_step(m.loss);
@@ -171,6 +110,13 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   EXPECT_EQ(c.submits, 1u);
   EXPECT_EQ(u.dispatches, v.dispatches);
   EXPECT_EQ(u.submits, 1u);
+
+  // After the first calls, a compiled step allocates no device memory: its intermediates come from the caching
+  // allocator's free lists, which the previous step's dropped buffers refilled.
+  const std::uint64_t allocations = vulkan::memory_stats().device_allocations;
+  for (int i = 0; i < 3; ++i) compiled(params, images, labels).first.item();
+  vulkan::flush();
+  EXPECT_EQ(vulkan::memory_stats().device_allocations, allocations) << m.name << ": device allocations in steady state";
 }
 
 // 62 = 23 fused kernels + 39 dispatches of the 38 eager stages (convolutions and their gradients, pooling and
