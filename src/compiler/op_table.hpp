@@ -1,10 +1,11 @@
 // The elementwise op table (ops/elementwise.def) as the code generator reads it: each op's class and its
 // expression as text, stringified from the same line the eager shaders and the reference backend compile.
 #pragma once
+#include "ops/elementwise_class.hpp"
 
 namespace nxv::compiler {
 
-enum class OpClass { NUM, FLOAT, INT, TEST };
+using OpClass = ElementwiseClass;  // the op's class, as the front end and the eager kernels read it
 
 struct ElementwiseEntry {
   const char* name;

@@ -20,17 +20,6 @@ bool fits_u32(std::int64_t n) { return n >= 0 && n <= 0xffffffffLL; }
 
 const Shape& shape_of(const Graph& g, NodeId id) { return g.nodes[id].type.shape; }
 
-// Whether the eager kernel family defines `fn` of class `cls` for `dtype` (src/vulkan/kernels/elementwise.cpp).
-bool defined_for(OpClass cls, bool test_op, DType dtype) {
-  if (test_op) return cls == OpClass::TEST;
-  switch (cls) {
-    case OpClass::NUM: return true;
-    case OpClass::FLOAT: return is_float(dtype);
-    case OpClass::INT: return !is_float(dtype);
-    case OpClass::TEST: return false;
-  }
-  return false;
-}
 
 // ---- kernel programs ------------------------------------------------------------------------------------------
 class KernelBuilder {
@@ -279,13 +268,14 @@ bool fusible(const Graph& graph, const Node& n) {
     case OpCode::unary:
     case OpCode::unary_test: {
       const ElementwiseEntry* e = unary_entry(n.call.attrs.fn);
-      return e && in(0).shape == n.type.shape && defined_for(e->cls, n.call.code == OpCode::unary_test, in(0).dtype);
+      return e && in(0).shape == n.type.shape &&
+             kernel_defines(e->cls, n.call.code == OpCode::unary_test, in(0).dtype);
     }
     case OpCode::binary:
     case OpCode::binary_test: {
       const ElementwiseEntry* e = binary_entry(n.call.attrs.fn);
       return e && in(0).dtype == in(1).dtype &&
-             defined_for(e->cls, n.call.code == OpCode::binary_test, in(0).dtype);
+             kernel_defines(e->cls, n.call.code == OpCode::binary_test, in(0).dtype);
     }
     case OpCode::select:
       return size_of(in(0).dtype) == 1 && in(1).dtype == n.type.dtype && in(2).dtype == n.type.dtype;

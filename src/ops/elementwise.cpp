@@ -3,44 +3,21 @@
 #include <cmath>
 
 #include "ops/apply.hpp"
+#include "ops/elementwise_class.hpp"
 
 namespace nxv {
 
 namespace {
 
-enum class EwClass { NUM, FLOAT, INT, TEST };
-
-EwClass class_of(UnaryFn f) {
-  switch (static_cast<int>(f)) {
-#define NXV_UNARY(id, name, cls, expr) \
-  case id:                             \
-    return EwClass::cls;
-#define NXV_BINARY(id, name, cls, expr)
-#include "ops/elementwise.def"
-  }
-  return EwClass::NUM;
-}
-
-EwClass class_of(BinaryFn f) {
-  switch (static_cast<int>(f)) {
-#define NXV_UNARY(id, name, cls, expr)
-#define NXV_BINARY(id, name, cls, expr) \
-  case id:                              \
-    return EwClass::cls;
-#include "ops/elementwise.def"
-  }
-  return EwClass::NUM;
-}
-
 // The dtype an op of class `cls` computes in, given the promoted input dtype.
-DType compute_dtype(EwClass cls, DType t, const char* op, std::span<const Tensor> inputs) {
+DType compute_dtype(ElementwiseClass cls, DType t, const char* op, std::span<const Tensor> inputs) {
   switch (cls) {
-    case EwClass::NUM: return t == DType::pred ? DType::u8 : t;
-    case EwClass::FLOAT: return float_type(t);
-    case EwClass::INT:
+    case ElementwiseClass::NUM: return t == DType::pred ? DType::u8 : t;
+    case ElementwiseClass::FLOAT: return float_type(t);
+    case ElementwiseClass::INT:
       NXV_CHECK(!is_float(t), op, "expected integer tensors, got ", shapes_of(inputs));
       return t == DType::pred ? DType::u8 : t;
-    case EwClass::TEST: return t;
+    case ElementwiseClass::TEST: return t;
   }
   return t;
 }
@@ -64,24 +41,24 @@ Tensor convert(const Tensor& t, DType dtype) { return t.dtype() == dtype ? t : a
 
 Tensor unary_op(UnaryFn fn, const Tensor& x) {
   check_defined(x, fn_name(fn));
-  const EwClass cls = class_of(fn);
+  const ElementwiseClass cls = class_of(fn);
   const DType dtype = compute_dtype(cls, x.dtype(), fn_name(fn), {&x, 1});
   const Tensor in = convert(x, dtype);
-  OpCall call{cls == EwClass::TEST ? OpCode::unary_test : OpCode::unary, {}};
+  OpCall call{cls == ElementwiseClass::TEST ? OpCode::unary_test : OpCode::unary, {}};
   call.attrs.fn = static_cast<std::int32_t>(fn);
-  return apply(call, {in}, {x.shape(), cls == EwClass::TEST ? DType::pred : dtype});
+  return apply(call, {in}, {x.shape(), cls == ElementwiseClass::TEST ? DType::pred : dtype});
 }
 
 Tensor binary_op(BinaryFn fn, const Tensor& a, const Tensor& b) {
   check_defined(a, fn_name(fn));
   check_defined(b, fn_name(fn));
-  const EwClass cls = class_of(fn);
+  const ElementwiseClass cls = class_of(fn);
   const Tensor both[] = {a, b};
   const DType dtype = compute_dtype(cls, promote_operands(a, b), fn_name(fn), both);
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), fn_name(fn));
-  OpCall call{cls == EwClass::TEST ? OpCode::binary_test : OpCode::binary, {}};
+  OpCall call{cls == ElementwiseClass::TEST ? OpCode::binary_test : OpCode::binary, {}};
   call.attrs.fn = static_cast<std::int32_t>(fn);
-  return apply(call, {convert(a, dtype), convert(b, dtype)}, {shape, cls == EwClass::TEST ? DType::pred : dtype});
+  return apply(call, {convert(a, dtype), convert(b, dtype)}, {shape, cls == ElementwiseClass::TEST ? DType::pred : dtype});
 }
 
 // The scalar as a weak rank-0 tensor already in the dtype it will be promoted to, so that no cast is

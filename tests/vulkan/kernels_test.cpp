@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "ops/elementwise_class.hpp"
 #include "vulkan/kernel_test_util.hpp"
 
 namespace nxv::vulkan::test {
@@ -13,25 +14,9 @@ namespace {
 
 using nxv::testing::test_data;
 
-enum class Class { NUM, FLOAT, INT, TEST };
-Class unary_class(int fn) {
-  switch (fn) {
-#define NXV_UNARY(id, name, cls, expr) \
-  case id: return Class::cls;
-#define NXV_BINARY(id, name, cls, expr)
-#include "ops/elementwise.def"
-  }
-  return Class::TEST;
-}
-Class binary_class(int fn) {
-  switch (fn) {
-#define NXV_UNARY(id, name, cls, expr)
-#define NXV_BINARY(id, name, cls, expr) \
-  case id: return Class::cls;
-#include "ops/elementwise.def"
-  }
-  return Class::TEST;
-}
+using Class = ElementwiseClass;
+Class unary_class(int fn) { return class_of(static_cast<UnaryFn>(fn)); }
+Class binary_class(int fn) { return class_of(static_cast<BinaryFn>(fn)); }
 constexpr int kUnaryFns = 23, kBinaryFns = 24;
 
 bool applies(Class cls, DType t) {

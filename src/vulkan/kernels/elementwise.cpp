@@ -3,6 +3,7 @@
 // each input is classified contiguous / single element / strided, a specialization constant of the pipeline.
 #include <array>
 
+#include "ops/elementwise_class.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
@@ -10,39 +11,6 @@
 namespace nxv::vulkan::kernels {
 namespace {
 
-enum class Class { NUM, FLOAT, INT, TEST };
-
-Class unary_class(int fn) {
-  switch (fn) {
-#define NXV_UNARY(id, name, cls, expr) \
-  case id: return Class::cls;
-#define NXV_BINARY(id, name, cls, expr)
-#include "ops/elementwise.def"
-  }
-  return Class::TEST;
-}
-
-Class binary_class(int fn) {
-  switch (fn) {
-#define NXV_UNARY(id, name, cls, expr)
-#define NXV_BINARY(id, name, cls, expr) \
-  case id: return Class::cls;
-#include "ops/elementwise.def"
-  }
-  return Class::TEST;
-}
-
-// Whether the shader variant of `dtype` has a branch for an op of class `cls` (the front end converts the rest).
-bool defined_for(Class cls, bool test_op, DType dtype) {
-  if (test_op) return cls == Class::TEST;
-  switch (cls) {
-    case Class::NUM: return true;
-    case Class::FLOAT: return is_float(dtype);
-    case Class::INT: return !is_float(dtype);
-    case Class::TEST: return false;
-  }
-  return false;
-}
 
 // Inputs broadcast to an output shape, collapsed, with their access kinds.
 template <int N>
@@ -81,7 +49,8 @@ PipelineCache& pipelines() {
 
 bool unary(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
   const bool test = call.code == OpCode::unary_test;
-  if (!defined_for(unary_class(call.attrs.fn), test, x.dtype()) || x.shape() != out.shape) return false;
+  if (!kernel_defines(class_of(static_cast<UnaryFn>(call.attrs.fn)), test, x.dtype()) || x.shape() != out.shape)
+    return false;
   const std::int32_t spec[] = {call.attrs.fn};
   const Pipeline* p = pipelines().get(pipeline_key(call, x.dtype(), {}), [&] {
     return std::string(test ? "unary_test_" : "unary_") + variant_name(x.dtype());
@@ -100,7 +69,8 @@ struct BinaryPush {
 
 bool binary(const OpCall& call, const Tensor& a, const Tensor& b, const TensorType& out, BufferPtr& result) {
   const bool test = call.code == OpCode::binary_test;
-  if (!defined_for(binary_class(call.attrs.fn), test, a.dtype()) || a.dtype() != b.dtype()) return false;
+  if (!kernel_defines(class_of(static_cast<BinaryFn>(call.attrs.fn)), test, a.dtype()) || a.dtype() != b.dtype())
+    return false;
   const Broadcast<2> layout = broadcast_layout<2>({a.shape(), b.shape()}, out.shape);
   const std::int32_t spec[] = {call.attrs.fn, static_cast<std::int32_t>(layout.access[0]),
                                static_cast<std::int32_t>(layout.access[1])};
