@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "grad/check_grads.hpp"
+#include "support/test_models.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/grad.hpp"
@@ -11,16 +12,9 @@
 namespace nxv {
 namespace {
 
-// 784 -> 128 relu -> 10, softmax cross-entropy (log-sum-exp with the max subtracted), batch 32.
-Tensor mlp_loss(const Params& p, const Tensor& images, const Tensor& labels) {
-  const Tensor hidden = max(dot(images, p.at("w1")) + p.at("b1"), 0.0);
-  const Tensor logits = dot(hidden, p.at("w2")) + p.at("b2");
-  const Tensor shifted = logits - stop_gradient(reduce_max(logits, Axes{1}, true));
-  const Tensor log_probs = shifted - log(sum(exp(shifted), Axes{1}, true));
-  const Tensor one_hot = as_type(equal(expand_dims(labels, 1), iota({1, 10}, 1, labels.dtype(), labels.backend())),
-                                 logits.dtype());
-  return negate(mean(sum(one_hot * log_probs, Axes{1})));
-}
+// The MLP 784 -> 128 relu -> 10 with softmax cross-entropy, batch 32 (tests/support/test_models.hpp).
+namespace models = testing::models;
+using models::mlp_loss;
 
 struct Batch {
   Params params;
@@ -30,13 +24,9 @@ struct Batch {
 // Made on the reference backend and moved, so that only the gradient is under test here.
 Batch make_batch(DType dtype, Backend& backend) {
   Backend& host = reference_backend();
-  Params p{{"w1", normal(key(1), {784, 128}, dtype, 0.0, 0.05, host).to(backend)},
-           {"b1", zeros({128}, dtype, host).to(backend)},
-           {"w2", normal(key(2), {128, 10}, dtype, 0.0, 0.1, host).to(backend)},
-           {"b2", zeros({10}, dtype, host).to(backend)}};
-  const Tensor images = uniform(key(3), {32, 784}, dtype, 0.0, 1.0, host).to(backend);
-  const Tensor labels = remainder(iota({32}, 0, DType::s64, host) * 7, 10).to(backend);
-  return {std::move(p), images, labels};
+  const Tensor images = uniform(key(3), {models::kBatch, 784}, dtype, 0.0, 1.0, host).to(backend);
+  const Tensor labels = remainder(iota({models::kBatch}, 0, DType::s64, host) * 7, 10).to(backend);
+  return {models::moved(models::make_params(models::k_mlp, dtype), backend), images, labels};
 }
 
 class GradResidency : public ::testing::TestWithParam<DType> {};

@@ -1,6 +1,7 @@
 // The three networks of the training-step tests -- LeNet-style, a strided CNN and the MLP 784-128-10, batch 32 on
 // 28x28 images -- as plain loss functions over named parameters, with a He-style initialisation. Shared by the
-// residency tests (tests/grad/cnn_residency_test.cpp) and the fusion compiler's step tests (tests/compiler/).
+// residency tests (tests/grad/cnn_residency_test.cpp, residency_test.cpp) and the fusion compiler's step tests
+// (tests/compiler/).
 #pragma once
 #include <cmath>
 #include <string>
