@@ -8,8 +8,12 @@
 // Measured on lavapipe (LeNet's five forward and backward convs, CPU time): 3-7x less than a shared-memory
 // tiled GEMM (16-deep slabs, 8-64 x 128 tiles), whose barriers and shared-memory gathers cost more there than
 // the global loads they save; 2-5x less than one invocation per output.
-// Every output is acc = 0; acc = acc + x * w for k = 0, 1, ..., K - 1 in order -- `precise`, so the product and
-// the sum are rounded separately (NoContraction) -- exactly src/reference/conv.cpp's loop.
+// Every output follows src/reference/conv.cpp's order (include/nxv/conv.hpp): the k = 0, 1, ..., K - 1 sequence
+// in chunks of CHUNK terms, each chunk summed serially from 0 (acc = acc + x * w, `precise`, so the product and
+// the sum are rounded separately: NoContraction), then the chunk sums added in order (for K <= CHUNK, one chunk).
+// SPLIT = 0: an invocation runs all chunks of its outputs. SPLIT = 1 (few outputs with long contractions, e.g.
+// the kernel gradients): workgroup z = group * chunks + chunk computes one chunk's sums into partials
+// [chunks, outputs], which conv_combine.comp adds in chunk order.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "lib/common.glsl"
@@ -17,6 +21,8 @@
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const uint RM = 1;  // output channels per invocation (1..8)
 layout(constant_id = 1) const uint RN = 4;  // columns per invocation (1 or 4)
+layout(constant_id = 2) const uint CHUNK = 256;  // include/nxv/conv.hpp's kConvChunkTerms
+layout(constant_id = 3) const bool SPLIT = false;
 
 layout(std430, binding = 0) readonly buffer InX { A_STORE x_data[]; };
 layout(std430, binding = 1) readonly buffer InW { A_STORE w_data[]; };
@@ -39,13 +45,15 @@ layout(push_constant) uniform Push {
 } pc;
 
 void main() {
-  uint group = gl_WorkGroupID.z;
+  uint kernel_size = pc.kernel[0] * pc.kernel[1] * pc.kernel[2];
+  uint k_total = pc.in_per_group * kernel_size;
+  uint chunks = SPLIT ? (k_total + CHUNK - 1u) / CHUNK : 1u;
+  uint group = gl_WorkGroupID.z / chunks;
+  uint chunk = gl_WorkGroupID.z % chunks;
   uint row0 = gl_WorkGroupID.y * RM;
   uint col0 = gl_WorkGroupID.x * 64u * RN + gl_LocalInvocationID.x;
   uint in_spatial = pc.in_size[0] * pc.in_size[1] * pc.in_size[2];
   uint out_spatial = pc.out_size[0] * pc.out_size[1] * pc.out_size[2];
-  uint kernel_size = pc.kernel[0] * pc.kernel[1] * pc.kernel[2];
-  uint k_total = pc.in_per_group * kernel_size;
   uint cols = pc.batch_out * out_spatial;
   uint o_base = group * pc.group_rows;
   int dilated[3];
@@ -68,55 +76,83 @@ void main() {
   uint w_base[8];
   for (uint i = 0u; i < RM; ++i) w_base[i] = (o_base + min(row0 + i, pc.group_rows - 1u)) * k_total;
 
-  A_T acc[8][4];
+  A_T acc[8][4];    // the current chunk's sums
+  A_T total[8][4];  // the sum of the finished chunks
   for (uint i = 0u; i < RM; ++i)
-    for (uint j = 0u; j < RN; ++j) acc[i][j] = A_T(0);
+    for (uint j = 0u; j < RN; ++j) acc[i][j] = total[i][j] = A_T(0);
 
-  uint k = 0u;
-  for (uint c = 0u; c < pc.in_per_group; ++c) {
+  uint k_begin = SPLIT ? chunk * CHUNK : 0u;
+  uint k_end = SPLIT ? min(k_total, k_begin + CHUNK) : k_total;
+  // (c, k0, k1, k2): k_begin's input channel and kernel position, then advanced like an odometer.
+  uint c = k_begin / kernel_size;
+  uint position = k_begin % kernel_size;
+  uint k2 = position % pc.kernel[2];
+  uint k1 = (position / pc.kernel[2]) % pc.kernel[1];
+  uint k0 = position / (pc.kernel[2] * pc.kernel[1]);
+  for (uint k = k_begin; k < k_end; ++k) {
+    if (!SPLIT && k != 0u && k % CHUNK == 0u) {
+      for (uint i = 0u; i < RM; ++i)
+        for (uint j = 0u; j < RN; ++j) {
+          precise A_T sum = total[i][j] + acc[i][j];
+          total[i][j] = k == CHUNK ? acc[i][j] : sum;
+          acc[i][j] = A_T(0);
+        }
+    }
     uint channel = c * in_spatial;
-    for (uint k0 = 0u; k0 < pc.kernel[0]; ++k0) {
-      int d0 = int(k0 * pc.kernel_dilation[0]);
-      for (uint k1 = 0u; k1 < pc.kernel[1]; ++k1) {
-        int d1 = int(k1 * pc.kernel_dilation[1]);
-        for (uint k2 = 0u; k2 < pc.kernel[2]; ++k2, ++k) {
-          int d2 = int(k2 * pc.kernel_dilation[2]);
-          A_T xv[4];
-          for (uint j = 0u; j < RN; ++j) {
-            int q0 = origin[j][0] + d0;
-            int q1 = origin[j][1] + d1;
-            int q2 = origin[j][2] + d2;
-            bool inside = q0 >= 0 && q0 < dilated[0] && q1 >= 0 && q1 < dilated[1] && q2 >= 0 && q2 < dilated[2];
-            if (inside && holes) {
-              inside = uint(q0) % pc.in_dilation[0] == 0u && uint(q1) % pc.in_dilation[1] == 0u &&
-                       uint(q2) % pc.in_dilation[2] == 0u;
-              q0 = int(uint(q0) / pc.in_dilation[0]);
-              q1 = int(uint(q1) / pc.in_dilation[1]);
-              q2 = int(uint(q2) / pc.in_dilation[2]);
-            }
-            uint at = x_base[j] + channel + (uint(q0) * pc.in_size[1] + uint(q1)) * pc.in_size[2] + uint(q2);
-            xv[j] = inside ? A_T(x_data[at]) : A_T(0);
-          }
-          for (uint i = 0u; i < RM; ++i) {
-            A_T wv = A_T(w_data[w_base[i] + k]);
-            for (uint j = 0u; j < RN; ++j) {
-              precise A_T product = xv[j] * wv;
-              precise A_T sum = acc[i][j] + product;
-              acc[i][j] = sum;
-            }
-          }
+    int d0 = int(k0 * pc.kernel_dilation[0]);
+    int d1 = int(k1 * pc.kernel_dilation[1]);
+    int d2 = int(k2 * pc.kernel_dilation[2]);
+    A_T xv[4];
+    for (uint j = 0u; j < RN; ++j) {
+      int q0 = origin[j][0] + d0;
+      int q1 = origin[j][1] + d1;
+      int q2 = origin[j][2] + d2;
+      bool inside = q0 >= 0 && q0 < dilated[0] && q1 >= 0 && q1 < dilated[1] && q2 >= 0 && q2 < dilated[2];
+      if (inside && holes) {
+        inside = uint(q0) % pc.in_dilation[0] == 0u && uint(q1) % pc.in_dilation[1] == 0u &&
+                 uint(q2) % pc.in_dilation[2] == 0u;
+        q0 = int(uint(q0) / pc.in_dilation[0]);
+        q1 = int(uint(q1) / pc.in_dilation[1]);
+        q2 = int(uint(q2) / pc.in_dilation[2]);
+      }
+      uint at = x_base[j] + channel + (uint(q0) * pc.in_size[1] + uint(q1)) * pc.in_size[2] + uint(q2);
+      xv[j] = inside ? A_T(x_data[at]) : A_T(0);
+    }
+    for (uint i = 0u; i < RM; ++i) {
+      A_T wv = A_T(w_data[w_base[i] + k]);
+      for (uint j = 0u; j < RN; ++j) {
+        precise A_T product = xv[j] * wv;
+        precise A_T sum = acc[i][j] + product;
+        acc[i][j] = sum;
+      }
+    }
+    if (++k2 == pc.kernel[2]) {
+      k2 = 0u;
+      if (++k1 == pc.kernel[1]) {
+        k1 = 0u;
+        if (++k0 == pc.kernel[0]) {
+          k0 = 0u;
+          ++c;
         }
       }
     }
   }
+  if (!SPLIT && k_total > CHUNK)
+    for (uint i = 0u; i < RM; ++i)
+      for (uint j = 0u; j < RN; ++j) {
+        precise A_T sum = total[i][j] + acc[i][j];
+        acc[i][j] = sum;
+      }
 
+  // SPLIT: this chunk's block of the partials.
+  uint y_offset = chunk * pc.batch_out * pc.out_channels * out_spatial;
   for (uint i = 0u; i < RM; ++i) {
     uint row = row0 + i;
     if (row >= pc.group_rows) continue;
     for (uint j = 0u; j < RN; ++j) {
       uint col = col0 + j * 64u;
       if (col >= cols) continue;
-      y_data[((col / out_spatial) * pc.out_channels + o_base + row) * out_spatial + col % out_spatial] =
+      y_data[y_offset + ((col / out_spatial) * pc.out_channels + o_base + row) * out_spatial + col % out_spatial] =
           A_STORE(acc[i][j]);
     }
   }

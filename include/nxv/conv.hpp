@@ -2,9 +2,13 @@
 // Nx.window_scatter_max/min), which are XLA's ConvGeneralDilated / ReduceWindow / SelectAndScatter.
 //
 // Numerics, the same on every backend (bit-identical):
-//  - conv: each output is acc = 0; acc = acc + x * w (a rounded product, then a rounded sum: never a fused
-//    multiply-add) over the input channels of its group in increasing order and, for each channel, the kernel
-//    positions in row-major order. Padding and the holes of input dilation are zeros that take part in the sum
+//  - conv: each output sums the terms x * w over k = 0, 1, ..., K - 1, where k runs over the input channels of
+//    its group in increasing order and, for each channel, the kernel positions in row-major order. The sequence
+//    is cut into chunks of kConvChunkTerms consecutive terms; each chunk is summed serially, acc = 0; acc = acc +
+//    x * w (a rounded product, then a rounded sum: never a fused multiply-add), and the chunk sums are added in
+//    order (s0 + s1, then + s2, ...). With K <= kConvChunkTerms that is one serial sum. (The chunks let a GPU
+//    split the long contractions of kernel gradients, e.g. 25088 terms for 150 outputs, over many workgroups
+//    without changing the result.) Padding and the holes of input dilation are zeros that take part in the sum
 //    (0 * inf is NaN, as in XLA, where padding is zero-valued elements).
 //  - window_sum/product/max/min fold acc = op(acc, x) from the identity over the window in row-major order;
 //    padding is the identity (it never changes the result). max/min propagate NaN.
@@ -21,6 +25,9 @@
 #include "nxv/ops.hpp"
 
 namespace nxv {
+
+// The chunk length of conv's summation order (above).
+inline constexpr std::int64_t kConvChunkTerms = 256;
 
 using Padding = std::vector<std::pair<std::int64_t, std::int64_t>>;  // (low, high) per axis; negative cuts
 

@@ -1,13 +1,15 @@
 // The conv reference kernel (XLA's ConvGeneralDilated in canonical layouts: input [N, C, spatial...], kernel
 // [O, I, spatial...], output [N / batch_groups, O, spatial...]).
 //
-// The normative order (include/nxv/conv.hpp): each output is acc = 0, then acc = acc + x * w -- the product
-// rounded, then the sum (the library is built with -ffp-contract=off, so this is never an fma) -- over the
-// group's input channels in increasing order and, for each, the kernel positions row-major. A tap that falls on
-// padding or on a hole of the input dilation reads x = 0 and is still added. The Vulkan kernel
-// (shaders/conv.comp) runs the same k = channel * kernel_size + position sequence.
+// The normative order (include/nxv/conv.hpp): the terms x * w over k = channel * kernel_size + position (the
+// group's input channels in increasing order, for each the kernel positions row-major), in chunks of
+// kConvChunkTerms terms, each chunk summed serially from 0 -- the product rounded, then the sum (the library is
+// built with -ffp-contract=off, so this is never an fma) -- and the chunk sums added in order. A tap that falls
+// on padding or on a hole of the input dilation reads x = 0 and is still added. The Vulkan kernel
+// (shaders/conv.comp) runs the same sequence and chunks.
 #include <array>
 
+#include "nxv/conv.hpp"
 #include "reference/dtype_dispatch.hpp"
 #include "reference/kernels.hpp"
 
@@ -104,13 +106,19 @@ void conv(const OpAttrs& attrs, const Tensor& x, const Tensor& w, const TensorTy
       for (std::int64_t o = 0; o < g.out_channels; ++o) {
         const ConvGeometry::Taps taps = g.taps(n, o);
         for (std::int64_t p = 0; p < g.out_size; ++p) {
-          C acc = C(0);
+          C acc = C(0), total = C(0);  // the current chunk's sum, the sum of the finished chunks
+          std::int64_t k = 0;
           g.for_each_tap(taps, p, [&](std::int64_t x_index, std::int64_t w_index) {
+            if (k != 0 && k % kConvChunkTerms == 0) {
+              total = k == kConvChunkTerms ? acc : C(total + acc);
+              acc = C(0);
+            }
             const C xv = x_index < 0 ? C(0) : load<S, C>(xs, x_index);
             const C product = xv * load<S, C>(ws, w_index);
             acc = acc + product;
+            ++k;
           });
-          store<S, C>(dst, i++, acc);
+          store<S, C>(dst, i++, k > kConvChunkTerms ? C(total + acc) : acc);
         }
       }
   });

@@ -55,6 +55,20 @@ TEST(ConvReference, ChannelsAreSummed) {
   EXPECT_EQ(vals(conv(f({2, 3}, {1, 2, 1}), f({5, 7}, {1, 2, 1}))), (std::vector<float>{31}));
 }
 
+TEST(ConvReference, LongSumsAreAddedInChunks) {
+  // 2^24 followed by ones: inside a chunk each 1 is lost (2^24 + 1 rounds back to 2^24), but the next chunks'
+  // sums (256, then 88) are added whole. A single serial sum would give 2^24; the exact sum is 2^24 + 599.
+  static_assert(kConvChunkTerms == 256);
+  std::vector<float> w(600, 1.0f);
+  w[0] = 16777216.0f;
+  EXPECT_EQ(vals(conv(f(std::vector<float>(600, 1.0f), {1, 1, 600}), f(w, {1, 1, 600}))),
+            (std::vector<float>{16777216.0f + 256.0f + 88.0f}));
+  // Exactly one chunk: one serial sum.
+  w.resize(256);
+  EXPECT_EQ(vals(conv(f(std::vector<float>(256, 1.0f), {1, 1, 256}), f(w, {1, 1, 256}))),
+            (std::vector<float>{16777216.0f}));
+}
+
 TEST(ConvReference, FeatureGroups) {
   ConvOptions o;
   o.feature_group_size = 2;

@@ -1,10 +1,14 @@
 // OpCode::conv (shaders/conv.comp): an implicit GEMM per feature or batch group, register-blocked, in the
-// canonical layouts the front end guarantees. One dispatch: grid (column blocks of 64 * RN, row blocks of RM
-// output channels, groups); RM = the channels per group up to 8 (no empty rows for LeNet's 6), RN = 4 columns
-// unless there are at most 64.
+// canonical layouts the front end guarantees. Grid (column blocks of 64 * RN, row blocks of RM output channels,
+// groups); RM = the channels per group up to 8 (no empty rows for LeNet's 6), RN = 4 columns unless there are
+// at most 64. A conv with few outputs and more than one chunk of terms (include/nxv/conv.hpp's order), such as
+// a kernel gradient, is split: one workgroup per (block, chunk) writes the chunk sums, and conv_combine.comp adds
+// them in order -- the same result with chunks times the parallelism.
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 
+#include "nxv/conv.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
@@ -23,9 +27,21 @@ struct ConvPush {
 };
 static_assert(sizeof(ConvPush) <= 128, "conv.comp's push constants must fit the guaranteed 128 bytes");
 
+struct CombinePush {
+  std::uint32_t outputs, chunks;
+};
+
+// Below this many invocations an unsplit conv leaves most of a large GPU idle (an H200 keeps ~270k resident),
+// so a conv with several chunks is split.
+constexpr std::int64_t kFewInvocations = 32768;
+
+std::atomic<ConvSplit> g_split{ConvSplit::automatic};
+
 bool fits_i32(std::int64_t v) { return v >= -0x7fffffffLL && v <= 0x7fffffffLL; }
 
 }  // namespace
+
+void set_conv_split(ConvSplit policy) { g_split = policy; }
 
 bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
   const Tensor& x = in[0];
@@ -65,26 +81,54 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
   }
   const std::int64_t columns = out.shape[0] * out_spatial;
   const std::int64_t rows = push.group_rows;
+  const std::int64_t terms = static_cast<std::int64_t>(push.in_per_group) * push.kernel[0] * push.kernel[1] *
+                             push.kernel[2];
+  const std::int64_t chunks = (terms + kConvChunkTerms - 1) / kConvChunkTerms;
   // Register blocks of rm output channels x rn columns. (Smaller blocks for more workgroups where there are few,
   // e.g. the kernel gradients' 150 and 2400 outputs in LeNet, cost lavapipe 1.5-4x more CPU time than two
-  // threads win back.)
-  const std::uint32_t rn = columns <= kLanes ? 1 : 4;
-  const auto rm = static_cast<std::uint32_t>(std::clamp<std::int64_t>(rows, 1, 8));
+  // threads win back; splitting by chunks does not add work.)
+  std::uint32_t rn = columns <= kLanes ? 1 : 4;
+  auto rm = static_cast<std::uint32_t>(std::clamp<std::int64_t>(rows, 1, 8));
   const auto col_groups = [&] { return (columns + kLanes * rn - 1) / (kLanes * rn); };
   const auto row_groups = [&] { return (rows + rm - 1) / rm; };
+  const ConvSplit policy = g_split;
+  const bool few = policy == ConvSplit::always ||
+                   (policy == ConvSplit::automatic && col_groups() * row_groups() * groups * kLanes < kFewInvocations);
+  const bool split =
+      few && chunks > 1 && groups * chunks <= kMaxGroups && fits_u32(num_elements(out.shape) * chunks);
+  if (split) {
+    rn = 1;  // more columns in flight; the chunks supply the rest
+    while (rm > 1 && col_groups() * row_groups() * groups * chunks < kFewInvocations / kLanes) rm /= 2;
+  }
   if (col_groups() > runtime().features().max_workgroup_count_x || row_groups() > kMaxGroups || groups > kMaxGroups)
     return false;
 
   result = allocate(out);
-  if (num_elements(out.shape) == 0) return true;
+  const std::int64_t outputs = num_elements(out.shape);
+  if (outputs == 0) return true;
   static PipelineCache cache;
-  const std::int32_t spec[] = {static_cast<std::int32_t>(rm), static_cast<std::int32_t>(rn)};
+  const std::int32_t spec[] = {static_cast<std::int32_t>(rm), static_cast<std::int32_t>(rn),
+                               static_cast<std::int32_t>(kConvChunkTerms), split ? 1 : 0};
   const Pipeline* p = cache.get(static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(rm) << 8 |
-                                    static_cast<std::uint64_t>(rn) << 16,
+                                    static_cast<std::uint64_t>(rn) << 16 | static_cast<std::uint64_t>(split) << 24,
                                 [&] { return std::string("conv_") + variant_name(out.dtype); }, spec);
-  runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&result, true}}, push_bytes(push),
-                     static_cast<std::uint32_t>(col_groups()), static_cast<std::uint32_t>(row_groups()),
-                     static_cast<std::uint32_t>(groups));
+  const auto z = static_cast<std::uint32_t>(split ? groups * chunks : groups);
+  if (!split) {
+    runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&result, true}}, push_bytes(push),
+                       static_cast<std::uint32_t>(col_groups()), static_cast<std::uint32_t>(row_groups()), z);
+    return true;
+  }
+  const BufferPtr partials =
+      runtime().allocate(static_cast<std::size_t>(outputs * chunks) * size_of(out.dtype));
+  runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&partials, true}}, push_bytes(push),
+                     static_cast<std::uint32_t>(col_groups()), static_cast<std::uint32_t>(row_groups()), z);
+  static PipelineCache combine_cache;
+  const Pipeline* combine = combine_cache.get(static_cast<std::uint64_t>(out.dtype), [&] {
+    return std::string("conv_combine_") + variant_name(out.dtype);
+  }, {});
+  const CombinePush combine_push{static_cast<std::uint32_t>(outputs), static_cast<std::uint32_t>(chunks)};
+  const Grid g = grid_for_items(static_cast<std::uint64_t>(outputs));
+  runtime().dispatch(combine, {{&partials, false}, {&result, true}}, push_bytes(combine_push), g.x, g.y);
   return true;
 }
 
