@@ -1,5 +1,6 @@
 #include "bench/suites/steps.hpp"
 
+#include "nxv/compiler.hpp"
 #include "nxv/grad.hpp"
 #include "train/models.hpp"
 
@@ -25,7 +26,7 @@ StepData make_step_data(const StepSetup& s, double lr) {
   return d;
 }
 
-Trainer::Trainer(const StepSetup& setup, const StepData& data, Backend& backend)
+Trainer::Trainer(const StepSetup& setup, const StepData& data, Backend& backend, Jit jit_with)
     : images_(data.images.to(backend)), labels_(data.labels.to(backend)), lr_(data.lr.to(backend)) {
   for (const auto& [name, t] : data.params) params_[name] = t.to(backend);
   const nn::Sequential model = train::make_model(setup.model);
@@ -39,7 +40,7 @@ Trainer::Trainer(const StepSetup& setup, const StepData& data, Backend& backend)
     auto [value, grads] = value_and_grad(loss)(params, x, labels);
     auto [new_params, new_state] = optimizer.update(params, grads, state, lr);
     return std::make_tuple(value, new_params, new_state);
-  });
+  }, {.compiler = jit_with == Jit::fusion_compiler ? vulkan_compiler() : nullptr});
 }
 
 double Trainer::step() {

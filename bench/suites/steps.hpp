@@ -1,6 +1,7 @@
 // A model's training step as every suite runs it: value_and_grad of the softmax cross-entropy, an SGD update
-// (nn::sgd, no momentum) and the loss read back to the host, all jitted (as nxv-train does), on synthetic data
-// that depends only on the seed (so no data set is needed on the GPU machine).
+// (nn::sgd, no momentum) and the loss read back to the host, all jitted, on synthetic data that depends only on
+// the seed (so no data set is needed on the GPU machine). Jitted with the evaluator (every op runs as an eager
+// kernel, recorded op by op) or with the Vulkan fusion compiler (nxv::vulkan_compiler(), as nxv-train does).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -30,7 +31,8 @@ StepData make_step_data(const StepSetup& s, double lr);
 // A training state on one backend: parameters that each step() replaces with the updated ones.
 class Trainer {
  public:
-  Trainer(const StepSetup& setup, const StepData& data, Backend& backend);
+  enum class Jit { evaluator, fusion_compiler };
+  Trainer(const StepSetup& setup, const StepData& data, Backend& backend, Jit jit = Jit::evaluator);
   // One step: returns the loss (of the parameters before the update), read back to the host.
   double step();
 
