@@ -9,7 +9,12 @@
 // into one batch (at most one submit, when its results are read), and fused results are bit-identical to eager
 // execution on the same device.
 //
-// Environment: NXV_FUSION=0 plans every node as an eager stage (for A/B comparisons); NXV_DEBUG prints each
+// Reductions whose input is computed elementwise are generated kernels that evaluate the producer at each element
+// they load (in the eager reduction's order), and a region over a reduction's result runs in the reduction's
+// kernel as its epilogue: softmax and log-softmax take 3 dispatches.
+//
+// Environment: NXV_FUSION=0 plans every node as an eager stage (for A/B comparisons), NXV_FUSION=elementwise
+// fuses elementwise regions only (every reduction eager, no epilogues); NXV_DEBUG prints each
 // compiled graph's stage plan (stages, ops per stage, dispatches, buffers). Signatures that are not entirely
 // on the Vulkan backend, or a device without f64/int64/8-bit support, use the evaluator.
 #pragma once

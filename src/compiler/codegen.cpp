@@ -67,6 +67,37 @@ std::string push_constant(DType t, int at) {
   return "?";
 }
 
+// The identity reduce.comp starts each lane from, for a reduction of `fn` over `in` accumulated in `acc`.
+std::string reduce_identity(ReduceFn fn, DType in, const std::string& acc) {
+  if (fn == ReduceFn::all) return "1u";
+  if (fn == ReduceFn::any) return "0u";
+  const int f = static_cast<int>(fn);  // sum, product, max, min
+  switch (in) {
+    case DType::f32:
+    case DType::f64: {
+      const std::string inf = acc + "(uintBitsToFloat(0x7f800000u))";
+      const std::string values[] = {acc + "(0)", acc + "(1)", "-" + inf, inf};
+      return values[f];
+    }
+    case DType::s32: {
+      const char* values[] = {"0", "1", "int(0x80000000u)", "0x7fffffff"};
+      return values[f];
+    }
+    case DType::s64: {
+      const char* values[] = {"int64_t(0)", "int64_t(1)", "int64_t(0x8000000000000000ul)",
+                              "int64_t(0x7fffffffffffffffl)"};
+      return values[f];
+    }
+    case DType::pred:
+    case DType::u8: {
+      // min's identity is the type's highest value: 1 for pred, 255 for u8 (reduce.comp's UINT_HIGHEST).
+      const char* values[] = {"0u", "1u", "0u", in == DType::pred ? "1u" : "255u"};
+      return values[f];
+    }
+  }
+  return "?";
+}
+
 class Generator {
  public:
   Generator(const Graph& g, const Kernel& k) : g_(g), k_(k) {}
@@ -79,7 +110,7 @@ class Generator {
          "#extension GL_GOOGLE_include_directive : require\n"
          "#include \"lib/common.glsl\"\n"
          "#include \"lib/elementwise.glsl\"\n\n"
-         "layout(local_size_x = NXV_GROUP_SIZE) in;\n";
+         "layout(local_size_x = NXV_GROUP_SIZE) in;\n";  // 256: a reduction's lanes too
     const std::size_t reads = k_.reads.size();
     for (std::size_t r = 0; r < reads; ++r)
       s << "layout(std430, binding = " << r << ") readonly buffer In" << r << " { " << store_type(dtype(k_.reads[r].node))
@@ -87,7 +118,21 @@ class Generator {
     for (std::size_t o = 0; o < k_.outputs.size(); ++o)
       s << "layout(std430, binding = " << reads + o << ") writeonly buffer Out" << o << " { "
         << store_type(dtype(k_.outputs[o].first)) << " out" << o << "[]; };\n";
-    if (!k_.push.empty()) s << "layout(push_constant) uniform Push { uint w[" << k_.push.size() << "]; } pc;\n";
+    std::size_t binding = reads + k_.outputs.size(), push = k_.push.size();
+    if (k_.reduce >= 0)
+      s << "layout(std430, binding = " << binding++ << ") writeonly buffer Result { " << store_type(dtype(k_.reduce))
+        << " result[]; };\n";
+    for (const Kernel& e : k_.epilogue) {  // its reads of the result take the reduced value instead
+      for (std::size_t r = 0; r < e.reads.size(); ++r)
+        if (e.reads[r].node != k_.reduce)
+          s << "layout(std430, binding = " << binding++ << ") readonly buffer EpilogueIn" << r << " { "
+            << store_type(dtype(e.reads[r].node)) << " ein" << r << "[]; };\n";
+      for (std::size_t o = 0; o < e.outputs.size(); ++o)
+        s << "layout(std430, binding = " << binding++ << ") writeonly buffer EpilogueOut" << o << " { "
+          << store_type(dtype(e.outputs[o].first)) << " eout" << o << "[]; };\n";
+      push += e.push.size();
+    }
+    if (push > 0) s << "layout(push_constant) uniform Push { uint w[" << push << "]; } pc;\n";
     s << "\n";
     for (const auto& [key, text] : helpers_) s << text << "\n";
     s << body.str();
@@ -143,14 +188,98 @@ class Generator {
   static std::string name_of(DType t) { return std::string(name(t)); }
 
   void emit_main(std::ostringstream& s) {
-    // Collapse the domain with every read's strides, as the eager kernels do, so that few axes need a division.
-    Shape domain = k_.domain;
-    std::vector<Shape> strides;
-    for (const Read& r : k_.reads) strides.push_back(r.strides);
-    vulkan::kernels::collapse(domain, strides);
-    const std::int64_t count = num_elements(k_.domain);
+    if (k_.reduce >= 0) {
+      emit_reduction(s);
+      return;
+    }
+    s << "void main() {\n  uint i = nxv_linear_index();\n  if (i >= " << num_elements(k_.domain) << "u) return;\n";
+    emit_program(s, k_, "in", "", 0);
+    emit_stores(s, k_, "out");
+    s << "}\n";
+  }
 
-    s << "void main() {\n  uint i = nxv_linear_index();\n  if (i >= " << count << "u) return;\n";
+  void emit_stores(std::ostringstream& s, const Kernel& k, const std::string& prefix) {
+    for (std::size_t o = 0; o < k.outputs.size(); ++o)
+      s << "  " << prefix << o << "[i] = " << store_type(dtype(k.outputs[o].first)) << "(v" << k.outputs[o].second
+        << ");\n";
+  }
+
+  // reduce.comp's scalar path with its constants spelled out and load() replaced by the program at the element:
+  // the same lanes, order, identity, combine and tree, so the result has the eager kernel's bits.
+  void emit_reduction(std::ostringstream& s) {
+    const Node& red = g_.nodes[k_.reduce];
+    const auto fn = static_cast<ReduceFn>(red.call.attrs.fn);
+    const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
+    const DType in = dtype(g_.nodes[k_.reduce].inputs[0]);
+    const std::string acc = logical ? "uint" : compute_type(in);
+    const std::int64_t outputs = num_elements(red.type.shape);
+    const ReduceLayout l = reduce_layout(k_.domain, red.call.attrs.axes, outputs);
+
+    // The element function: the region's program at domain element i, its outputs stored there.
+    s << acc << " nxv_element(uint i) {\n";
+    emit_program(s, k_, "in", "", 0);
+    emit_stores(s, k_, "out");
+    if (logical)
+      s << "  return nxv_nonzero(v" << k_.reduce_value << ");\n}\n\n";
+    else
+      s << "  return v" << k_.reduce_value << ";\n}\n\n";
+
+    const std::string identity = reduce_identity(fn, in, acc);
+    std::string combine = fn == ReduceFn::all ? "a & b" : fn == ReduceFn::any ? "a | b" : "";
+    if (!logical) {
+      const char* ops[] = {"a + b", "a * b", "nxv_max(a, b)", "nxv_min(a, b)"};
+      combine = ops[static_cast<int>(fn)];
+    }
+    s << acc << " nxv_combine(" << acc << " a, " << acc << " b) { precise " << acc << " r = " << combine
+      << "; return r; }\n\n";
+    emit_epilogue(s, acc);
+    s << "shared " << acc << " lanes[256];\n\n"
+      << "void main() {\n"
+      << "  uint g = nxv_linear_group();\n"
+      << "  if (g >= " << outputs * l.chunks << "u) return;\n"
+      << "  uint t = gl_LocalInvocationID.x;\n"
+      << "  uint o = g / " << l.chunks << "u;\n"
+      << "  uint begin = (g % " << l.chunks << "u) * " << kReduceChunk << "u;\n"
+      << "  uint end = min(" << l.length << "u, begin + " << kReduceChunk << "u);\n"
+      << "  uint base = 0u;\n  uint rest = o;\n";
+    for (int d = l.kept_shape.size() - 1; d >= 0; --d)
+      s << "  base += (rest % " << l.kept_shape[d] << "u) * " << l.kept_strides[d] << "u;\n  rest /= "
+        << l.kept_shape[d] << "u;\n";
+    s << "  " << acc << " acc = " << identity << ";\n"
+      << "  for (uint r = begin + t; r < end; r += 256u) {\n"
+      << "    uint offset = base;\n    uint rr = r;\n";
+    for (int d = l.reduced_shape.size() - 1; d >= 0; --d)
+      s << "    offset += (rr % " << l.reduced_shape[d] << "u) * " << l.reduced_strides[d] << "u;\n    rr /= "
+        << l.reduced_shape[d] << "u;\n";
+    s << "    acc = nxv_combine(acc, nxv_element(offset));\n  }\n"
+      << "  lanes[t] = acc;\n  barrier();\n"
+      << "  for (uint s = 128u; s > 0u; s >>= 1) {\n"
+      << "    if (t < s) lanes[t] = nxv_combine(lanes[t], lanes[t + s]);\n    barrier();\n  }\n"
+      << "  if (t == 0u) {\n    result[g] = " << store_type(red.type.dtype) << "(lanes[0]);\n";
+    if (!k_.epilogue.empty()) s << "    nxv_epilogue(g, lanes[0]);\n";
+    s << "  }\n}\n";
+  }
+
+  // The epilogue region at result element i, its reads of the result replaced by the reduced value.
+  void emit_epilogue(std::ostringstream& s, const std::string& acc) {
+    if (k_.epilogue.empty()) return;
+    s << "void nxv_epilogue(uint i, " << acc << " reduced) {\n";
+    emit_program(s, k_.epilogue[0], "ein", "reduced", k_.push.size());
+    emit_stores(s, k_.epilogue[0], "eout");
+    s << "}\n\n";
+  }
+
+  // The program of `k` at domain element `i` (in scope), as locals v0, v1, ...: read r from buffer `in` + r, or,
+  // for an epilogue's reads of its reduction, the value `reduced`; its constants from push word `push` on.
+  void emit_program(std::ostringstream& s, const Kernel& k, const std::string& in, const std::string& reduced,
+                    std::size_t push) {
+    // Collapse the domain with every read's strides, as the eager kernels do, so that few axes need a division.
+    Shape domain = k.domain;
+    std::vector<Shape> strides;
+    for (const Read& r : k.reads)  // an epilogue's reads of the result are no loads: stride 0 collapses freely
+      strides.push_back(r.node == k_.reduce && !reduced.empty() ? Shape::filled(k.domain.size(), 0) : r.strides);
+    vulkan::kernels::collapse(domain, strides);
+
     bool need_coords = false;
     std::vector<std::string> offsets;
     for (const Shape& st : strides) {
@@ -181,17 +310,20 @@ class Generator {
         }
       }
     }
-    for (std::size_t v = 0; v < k_.program.size(); ++v) {
-      const Instruction& ins = k_.program[v];
+    for (std::size_t v = 0; v < k.program.size(); ++v) {
+      const Instruction& ins = k.program[v];
       const Node& n = g_.nodes[ins.node];
       const DType t = n.type.dtype;
       s << "  " << compute_type(t) << " v" << v << " = ";
       if (ins.kind == Instruction::Kind::read) {
-        s << compute_type(t) << "(in" << ins.read << "[" << offsets[ins.read] << "]);\n";
+        if (!reduced.empty() && k.reads[ins.read].node == k_.reduce)
+          s << compute_type(t) << "(" << reduced << ");\n";
+        else
+          s << compute_type(t) << "(" << in << ins.read << "[" << offsets[ins.read] << "]);\n";
         continue;
       }
       if (ins.kind == Instruction::Kind::constant) {
-        s << push_constant(t, ins.push) << ";\n";
+        s << push_constant(t, ins.push + static_cast<int>(push)) << ";\n";
         continue;
       }
       if (ins.kind == Instruction::Kind::iota) {  // iota.comp: the coordinate converted as an integer cast
@@ -218,10 +350,6 @@ class Generator {
       else
         s << call.str() << ";\n";
     }
-    for (std::size_t o = 0; o < k_.outputs.size(); ++o)
-      s << "  out" << o << "[i] = " << store_type(dtype(k_.outputs[o].first)) << "(v" << k_.outputs[o].second
-        << ");\n";
-    s << "}\n";
   }
 
   const Graph& g_;

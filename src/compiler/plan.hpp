@@ -13,6 +13,22 @@
 // Regions are grown in topological order; a node joins the regions of its same-shape inputs only when no other
 // input depends on those regions through nodes outside them, so the stage graph stays acyclic. A region whose
 // kernel would need more storage-buffer bindings than the runtime's layout offers is split in topological order.
+
+//
+// A reduction (sum, product, max, min, all, any) whose input is computed by elementwise ops becomes a reduction
+// stage: one generated kernel with the eager reduce kernel's order (shaders/reduce.comp: a workgroup of 256 lanes
+// per output and chunk of 16384 elements, lane l accumulating l, l + 256, ... from the identity, then the same
+// shared-memory tree) that evaluates the producer expression at each element it loads instead of reading a
+// materialised input. Its domain is the reduction's input shape. It absorbs the producer's region (the first
+// reduction of a region does): values of that region that other stages need are written by the reduction kernel
+// at the elements it visits, each exactly once, so the region costs no dispatch of its own; other reductions of
+// the same region recompute it. More than one chunk per output writes partials that the eager reduce kernel
+// reduces again (the eager second pass). Reductions of plain materialised values stay eager (their kernel has a
+// vectorised path that a generated one would not beat).
+//
+// A region over a reduction's result elements (a bias gradient's SGD update, a mean's division) becomes that
+// reduction stage's epilogue when the result takes one chunk per output (epilogue.cpp); a reduction of a
+// materialised value becomes a reduction stage for the sake of an epilogue.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -49,32 +65,54 @@ struct Kernel {
   std::vector<Instruction> program;        // topological
   std::vector<std::pair<NodeId, int>> outputs;  // (member node, instruction); bindings after the reads
   std::vector<std::uint32_t> push;         // the push-constant words: the constants' little-endian bits
-  std::size_t bindings() const { return reads.size() + outputs.size(); }
+  // Reduction stages: the reduce node and the instruction giving its input's element (its result is the binding
+  // after the outputs).
+  NodeId reduce = -1;
+  int reduce_value = -1;
+  // Reduction stages of one chunk per output: at most one elementwise region over the result's elements,
+  // computed by the lane that stores each result (its reads of `reduce` take the reduced value, no binding).
+  std::vector<Kernel> epilogue;
+  std::size_t bindings() const;
 };
 
 // Push-constant words one kernel may use: 128 bytes, the minimum every Vulkan device offers.
 inline constexpr std::size_t kMaxPushWords = 32;
 
 struct Stage {
-  enum class Kind : std::uint8_t { eager, fused } kind;
-  NodeId node = -1;     // eager: the node it evaluates
-  Kernel kernel;        // fused
-  std::vector<NodeId> members;  // fused: the region's nodes (for the stage plan printout)
+  enum class Kind : std::uint8_t { eager, fused, reduction } kind;
+  NodeId node = -1;     // eager: the node it evaluates; reduction: the reduce node
+  Kernel kernel;        // fused, reduction
+  std::vector<NodeId> members;  // fused, reduction: the nodes it computes (for the stage plan printout)
 };
 
 struct Plan {
   std::vector<Stage> stages;  // in execution order
-  int fused_stages() const;
+  int fused_stages() const;      // elementwise regions
+  int reduction_stages() const;  // generated reductions
   int eager_stages() const;
 };
 
 // `fuse` false: every needed node becomes an eager stage (NXV_FUSION=0). `max_bindings`: the storage buffers one
-// kernel may bind (the runtime's pipeline layout).
-Plan plan_stages(const Graph& graph, bool fuse, std::uint32_t max_bindings);
+// kernel may bind (the runtime's pipeline layout). `fuse_reductions` false: elementwise regions only, every
+// reduction eager (NXV_FUSION=elementwise, for A/B runs against reduction and epilogue fusion).
+Plan plan_stages(const Graph& graph, bool fuse, std::uint32_t max_bindings, bool fuse_reductions = true);
 
 // Whether `n` can be computed by a generated kernel exactly as its eager Vulkan kernel computes it (the same
 // dtype rules elementwise.cpp and cast.cpp accept; anything else keeps the eager path, host fallback included).
 bool fusible(const Graph& graph, const Node& n);
+
+// Whether a reduce node can be computed by a generated kernel in the eager kernel's order (the functions and
+// dtypes the eager reduce kernel computes natively).
+bool reducible(const Graph& graph, const Node& n);
+
+// The kept and reduced axis groups of a reduction of `shape` over `axes` (neighbouring axes of one kind merged,
+// unit axes dropped, row-major strides), and its chunking, exactly as the eager reduce kernel splits them.
+struct ReduceLayout {
+  Shape kept_shape, kept_strides, reduced_shape, reduced_strides;
+  std::int64_t outputs = 0, length = 0, chunks = 1;
+};
+ReduceLayout reduce_layout(const Shape& shape, const Axes& axes, std::int64_t outputs);
+inline constexpr std::int64_t kReduceChunk = 16384;  // reduce.comp's CHUNK
 
 // "stage 3: fused [32, 128] ops=4 (add, max, ...) reads=3 writes=1" lines, for NXV_DEBUG.
 std::string to_string(const Plan& plan, const Graph& graph);

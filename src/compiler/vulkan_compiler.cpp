@@ -47,13 +47,17 @@ class OneBatch {
 struct CompiledStage {
   const vulkan::Pipeline* pipeline = nullptr;  // fused stages with a non-empty domain
   vulkan::kernels::Grid grid;
+  std::int64_t chunks = 1;      // reduction stages: workgroups per output (more than one: an eager second pass)
+  std::vector<std::uint32_t> push;  // reduction stages: the kernel's and its epilogue's push constants
   std::vector<NodeId> release;  // values no later stage reads (dropped after this stage, so memory is reused)
 };
 
 class FusedExecutable final : public Executable {
  public:
   FusedExecutable(const Graph& graph, const Signature& signature) : graph_(graph) {
-    plan_ = plan_stages(graph_, env_flag("NXV_FUSION", true), vulkan::kMaxBindings);
+    const char* fusion = std::getenv("NXV_FUSION");
+    const bool elementwise_only = fusion != nullptr && std::string_view(fusion) == "elementwise";
+    plan_ = plan_stages(graph_, env_flag("NXV_FUSION", true), vulkan::kMaxBindings, !elementwise_only);
     compiled_.resize(plan_.stages.size());
     std::vector<int> last_use(graph_.nodes.size(), -1);
     for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
@@ -66,12 +70,26 @@ class FusedExecutable final : public Executable {
         continue;
       }
       for (const Read& r : st.kernel.reads) last_use[r.node] = static_cast<int>(s);
-      const std::int64_t count = num_elements(st.kernel.domain);
-      if (count == 0) continue;
+      for (const Kernel& e : st.kernel.epilogue)
+        for (const Read& r : e.reads) last_use[r.node] = static_cast<int>(s);
+      std::uint64_t groups = 0;
+      if (st.kind == Stage::Kind::reduction) {
+        const Node& n = graph_.nodes[st.node];
+        const ReduceLayout l = reduce_layout(st.kernel.domain, n.call.attrs.axes, num_elements(n.type.shape));
+        groups = static_cast<std::uint64_t>(l.outputs * l.chunks);
+        compiled_[s].chunks = l.chunks;
+        compiled_[s].push = st.kernel.push;
+        for (const Kernel& e : st.kernel.epilogue)
+          compiled_[s].push.insert(compiled_[s].push.end(), e.push.begin(), e.push.end());
+      } else {
+        groups = (static_cast<std::uint64_t>(num_elements(st.kernel.domain)) + vulkan::kernels::kGroupSize - 1) /
+                 vulkan::kernels::kGroupSize;
+      }
+      if (groups == 0) continue;
       const ShaderCache::Entry entry = shader_cache().get(generate_glsl(graph_, st.kernel));
       vulkan::register_runtime_shader(entry.name, *entry.spirv);
       compiled_[s].pipeline = vulkan::runtime().pipeline(entry.name);
-      compiled_[s].grid = vulkan::kernels::grid_for_items(static_cast<std::uint64_t>(count));
+      compiled_[s].grid = vulkan::kernels::grid_for_groups(groups);
     }
     for (NodeId o : graph_.outputs) last_use[o] = std::numeric_limits<int>::max();
     for (std::size_t x = 0; x < last_use.size(); ++x)
@@ -130,10 +148,48 @@ class FusedExecutable final : public Executable {
       buffers.push_back(rt.allocate(static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype)));
       values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
     }
-    if (c.pipeline == nullptr) return;  // an empty domain: nothing to compute
+    // A reduction's result, or its partials [outputs, chunks] in the result's dtype.
+    const TensorType* reduced = k.reduce >= 0 ? &graph_.nodes[k.reduce].type : nullptr;
+    std::int64_t outputs = 0;
+    std::vector<bool> written;  // per binding, in generate_glsl's order
+    for (std::size_t b = 0; b < buffers.size(); ++b) written.push_back(b >= k.reads.size());
+    if (reduced != nullptr) {
+      outputs = num_elements(reduced->shape);
+      buffers.push_back(
+          rt.allocate(static_cast<std::size_t>(outputs * c.chunks) * size_of(reduced->dtype)));
+      written.push_back(true);
+      values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
+    }
+    const std::size_t result = buffers.size() - 1;  // reductions: the result's (or partials') binding
+    for (const Kernel& e : k.epilogue) {
+      for (const Read& r : e.reads)
+        if (r.node != k.reduce) {
+          buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
+          written.push_back(false);
+        }
+      for (const auto& [node, value] : e.outputs) {
+        const TensorType& type = graph_.nodes[node].type;
+        buffers.push_back(rt.allocate(static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype)));
+        written.push_back(true);
+        values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
+      }
+    }
+    if (c.pipeline == nullptr) return;  // an empty domain or result: nothing to compute
     std::vector<vulkan::Binding> bindings;
-    for (std::size_t b = 0; b < buffers.size(); ++b) bindings.push_back({&buffers[b], b >= k.reads.size()});
-    vulkan::dispatch_bindings(rt, c.pipeline, bindings, std::as_bytes(std::span(k.push)), c.grid.x, c.grid.y);
+    for (std::size_t b = 0; b < buffers.size(); ++b) bindings.push_back({&buffers[b], written[b]});
+    const std::span<const std::uint32_t> push = reduced != nullptr ? std::span(c.push) : std::span(k.push);
+    vulkan::dispatch_bindings(rt, c.pipeline, bindings, std::as_bytes(push), c.grid.x, c.grid.y);
+    if (reduced == nullptr || c.chunks == 1) return;
+    // The eager kernel's second pass over the partials (the same call along their last axis, repeated while more
+    // than one chunk remains), as reduce.cpp runs it after its first.
+    const Tensor partials({{outputs, c.chunks}, reduced->dtype}, vk,
+                          std::make_shared<vulkan::VulkanStorage>(buffers[result]));
+    OpCall call = graph_.nodes[k.reduce].call;
+    call.attrs.axes = {1};
+    call.attrs.keep_axes = false;
+    const Tensor total = apply(call, std::vector<Tensor>{partials}, TensorType{{outputs}, reduced->dtype});
+    const vulkan::BufferPtr& buffer = vulkan::buffer_of(total, "jit (vulkan compiler)");
+    values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffer));
   }
 
   Graph graph_;

@@ -75,13 +75,13 @@ TEST(FusionGraphs, EmptyTensorsAndRankZero) {
 
 TEST(FusionGraphs, NonElementwiseNodesSplitRegions) {
   NXV_REQUIRE_VULKAN();
-  // exp -> sum (eager reduce) -> divide: two regions around the reduction (exp, then the division), since the
-  // division reads the sum, which reads the exp. 3 dispatches: fused exp, eager reduce, fused tail.
+  // exp -> sum -> divide: the division reads the sum, which reads the exp, so it cannot join the exp's region.
+  // 2 dispatches: the sum fused with the exp (which it also writes for the division), and the division.
   const MultiFn fn = [](const std::vector<Tensor>& in) {
     const Tensor e = exp(in[0] - 1.0);
     return std::vector<Tensor>{e / sum(e, Axes{1}, true) + in[0]};
   };
-  expect_fused_exact("softmax-like", fn, {test_uniform(DType::f32, {8, 16}, 18, -3, 3)}, -1);
+  expect_fused_exact("softmax-like", fn, {test_uniform(DType::f32, {8, 16}, 18, -3, 3)}, 2);
   const FusedRun r = run_fused_and_eager(fn, {test_uniform(DType::f32, {8, 16}, 18, -3, 3)});
   EXPECT_LT(r.fused_dispatches, r.eager_dispatches);
   EXPECT_EQ(r.fused_submits, 1u);
@@ -90,16 +90,21 @@ TEST(FusionGraphs, NonElementwiseNodesSplitRegions) {
 TEST(FusionGraphs, DebugPrintsTheStagePlan) {
   NXV_REQUIRE_VULKAN();
   const Tensor x = test_uniform(DType::f32, {4, 5}, 19, -1, 1).to(vulkan::backend());
-  auto f = jit([](const Tensor& a) { return sum(exp(a) * 2.0, Axes{1}) + 1.0; }, {.compiler = vulkan_compiler()});
+  // The sum absorbs exp(a) * 2 and takes the + 1 as its epilogue; the transpose and the dot stay eager.
+  auto f = jit(
+      [](const Tensor& a) { return std::vector<Tensor>{sum(exp(a) * 2.0, Axes{1}) + 1.0, dot(a, transpose(a))}; },
+      {.compiler = vulkan_compiler()});
   setenv("NXV_DEBUG", "1", 1);
   ::testing::internal::CaptureStderr();
   f(x);
   const std::string printed = ::testing::internal::GetCapturedStderr();
   unsetenv("NXV_DEBUG");
   EXPECT_NE(printed.find("stage plan of (f32[4, 5]) on vulkan"), std::string::npos) << printed;
-  EXPECT_NE(printed.find("fused [4, 5], 2 ops"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("reduction %"), std::string::npos) << printed;
+  EXPECT_NE(printed.find(" : f32[4] over [4, 5], 2 ops"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("; epilogue [4]"), std::string::npos) << printed;
   EXPECT_NE(printed.find("eager %"), std::string::npos) << printed;
-  EXPECT_NE(printed.find("3 stages: 2 fused (2 dispatches), 1 eager"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("3 stages: 0 fused, 1 reductions (1 dispatches), 2 eager"), std::string::npos) << printed;
 }
 
 // The planner on a traced graph: regions, reads and writes as the design says.
@@ -108,12 +113,13 @@ TEST(FusionPlan, OneRegionPerElementwiseChainAndEagerRest) {
   const TracedFunction f = trace(
       [](const Tensor& a, const Tensor& b) {
         const Tensor h = max(dot(a, b) + 1.0, 0.0);  // dot (eager), then add+max fused
-        return sum(h * h);                           // multiply fused with add+max; sum eager
+        return sum(h * h);                           // multiply fused with add+max, all computed by the sum
       },
       x, w);
   const compiler::Plan plan = compiler::plan_stages(*f.graph, true, 16);
-  EXPECT_EQ(plan.fused_stages(), 1) << compiler::to_string(plan, *f.graph);
-  EXPECT_EQ(plan.eager_stages(), 2) << compiler::to_string(plan, *f.graph);
+  EXPECT_EQ(plan.fused_stages(), 0) << compiler::to_string(plan, *f.graph);
+  EXPECT_EQ(plan.reduction_stages(), 1) << compiler::to_string(plan, *f.graph);
+  EXPECT_EQ(plan.eager_stages(), 1) << compiler::to_string(plan, *f.graph);
   const compiler::Plan unfused = compiler::plan_stages(*f.graph, false, 16);
   EXPECT_EQ(unfused.fused_stages(), 0);
   EXPECT_GE(unfused.eager_stages(), 5) << compiler::to_string(unfused, *f.graph);

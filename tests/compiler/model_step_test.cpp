@@ -1,6 +1,6 @@
 // The compiled training step (value_and_grad + SGD update, batch 32) of the MLP and LeNet: bit-identical to the
 // eager step, zero host fallbacks, one submit per step, and fewer dispatches than eager; NXV_FUSION=0 gives the
-// eager dispatch count. Prints dispatches, submits and step times (lavapipe here; the same test on the H200 with
+// eager dispatch count, NXV_FUSION=elementwise (no reduction or epilogue fusion) more than the full compiler. Prints dispatches, submits and step times (lavapipe here; the same test on the H200 with
 // --gtest_filter='CompiledStep.*').
 #include <gtest/gtest.h>
 
@@ -65,9 +65,9 @@ void expect_same(const std::pair<Tensor, Params>& got, const std::pair<Tensor, P
     EXPECT_EQ(compare_exact(w.to_host(), got.second.at(name).to_host()), "") << name;
 }
 
-// The compiled step must take fewer dispatches than the same graph evaluated op by op and at most
-// `max_compiled_dispatches`, in exactly one submit; NXV_FUSION=0 must give the evaluator's count; once warm it
-// allocates no device memory.
+// The compiled step must take fewer dispatches than the same graph evaluated op by op, than the compiler fusing
+// elementwise regions only, and at most `max_compiled_dispatches`, in exactly one submit; NXV_FUSION=0 must give
+// the evaluator's count; once warm it allocates no device memory.
 void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches) {
   Backend& vk = vulkan::backend();
   const Params params = moved(make_params(m, DType::f32), vk);
@@ -76,8 +76,8 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
 
   auto eager = sgd_step(m.loss);
   auto compiled = jit(sgd_step(m.loss), {.compiler = vulkan_compiler()});
-  std::pair<Tensor, Params> want, got, unfused_result;
-  StepCounts e, c, u;
+  std::pair<Tensor, Params> want, got, unfused_result, elementwise_result;
+  StepCounts e, c, u, r;
   EXPECT_EQ(fallback::count_total([&] {
               e = measure(eager, params, images, labels, runs, &want);
               c = measure(compiled, params, images, labels, runs, &got);
@@ -93,8 +93,12 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   setenv("NXV_FUSION", "0", 1);
   auto unfused = jit(sgd_step(m.loss), {.compiler = vulkan_compiler()});
   u = measure(unfused, params, images, labels, runs, &unfused_result);
+  setenv("NXV_FUSION", "elementwise", 1);
+  auto elementwise_only = jit(sgd_step(m.loss), {.compiler = vulkan_compiler()});
+  r = measure(elementwise_only, params, images, labels, runs, &elementwise_result);
   unsetenv("NXV_FUSION");
   expect_same(unfused_result, want);
+  expect_same(elementwise_result, want);
 
   auto line = [](const char* what, const StepCounts& s) {
     std::printf("  %-28s %4llu dispatches, %llu submits, %8.2f ms\n", what,
@@ -104,8 +108,11 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   line("eager value_and_grad + sgd", e);
   line("jit, evaluator", v);
   line("jit, vulkan compiler", c);
+  line("jit, NXV_FUSION=elementwise", r);
   line("jit, compiler NXV_FUSION=0", u);
   EXPECT_LT(c.dispatches, v.dispatches);
+  EXPECT_LT(c.dispatches, r.dispatches);
+  EXPECT_EQ(r.submits, 1u);
   EXPECT_LE(c.dispatches, max_compiled_dispatches);
   EXPECT_EQ(c.submits, 1u);
   EXPECT_EQ(u.dispatches, v.dispatches);
@@ -119,10 +126,14 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   EXPECT_EQ(vulkan::memory_stats().device_allocations, allocations) << m.name << ": device allocations in steady state";
 }
 
-// 62 = 23 fused kernels + 39 dispatches of the 38 eager stages (convolutions and their gradients, pooling and
-// its scatter, dots, reductions, the transposes that feed conv's gradients; reshapes take none, some take
-// several); the evaluator takes 141.
-constexpr std::uint64_t kLenetCompiledDispatches = 62;
+// 52 = 21 dispatches of 20 generated kernels + 31 dispatches of the 28 eager stages. Generated: 4 relu regions (forward and the
+// gradient masks), the cross-entropy's 4 reductions (max with the bias add, sum of exp, row sum with the one-hot
+// product and the softmax gradient, the mean with its division as epilogue), the 5 bias gradients (the fc ones and
+// conv2's with their SGD updates as epilogues; conv1's, of 2 chunks per output, with the second pass as one more
+// dispatch and its update as a kernel of its own), the row sum of the cross-entropy gradient, and the 5 weight
+// updates. Eager: convolutions and their gradients, pooling and its scatter, dots, the transposes that feed conv's
+// gradients (reshapes take none, some take several). The evaluator takes 144, elementwise fusion alone 65.
+constexpr std::uint64_t kLenetCompiledDispatches = 52;
 
 int timed_runs() {
   const char* v = std::getenv("NXV_STEP_RUNS");
@@ -131,10 +142,12 @@ int timed_runs() {
 
 TEST(CompiledStep, MlpMatchesEagerWithFewerDispatchesAndOneSubmit) {
   NXV_REQUIRE_VULKAN();
-  // 23 = 5 dots + 7 reductions (eager) + 11 fused kernels: relu forward (+ its gradient mask), bias add,
-  // shift+exp, log-softmax/one-hot/loss-gradient, the scalar loss, the softmax gradient, the relu gradient, and
-  // the four SGD updates (the transposed weight gradients read strided). The evaluator takes 60.
-  check_model(k_mlp, timed_runs(), 23);
+  // 15 = 5 dots + 10 generated kernels: relu forward (+ its gradient mask); the max with the bias add; the sum of
+  // exp(shifted); the row sum of one_hot * log_probs with the loss gradient; the mean's sum with its division and
+  // negation as epilogue; the row sum of the loss gradient; the fc2 bias gradient with its SGD update as
+  // epilogue, and the same for fc1 (reading the relu mask); the two weight updates (the transposed weight
+  // gradients read strided). The evaluator takes 60, elementwise fusion alone 23.
+  check_model(k_mlp, timed_runs(), 15);
 }
 
 TEST(CompiledStep, LenetMatchesEagerWithFewerDispatchesAndOneSubmit) {

@@ -1,0 +1,107 @@
+// Epilogue fusion (epilogue.hpp).
+#include "compiler/epilogue.hpp"
+
+#include <algorithm>
+
+#include "compiler/index_map.hpp"
+
+namespace nxv::compiler {
+namespace {
+
+// The reduce node a stage computes, when it could take an epilogue: a reduction stage without one, or an eager
+// reduce the generated kernel computes, of one chunk per (non-empty) output.
+NodeId epilogue_host(const Graph& g, const Stage& s) {
+  NodeId node = -1;
+  if (s.kind == Stage::Kind::reduction && s.kernel.epilogue.empty()) node = s.node;
+  if (s.kind == Stage::Kind::eager && reducible(g, g.nodes[s.node])) node = s.node;
+  if (node < 0) return -1;
+  const Node& n = g.nodes[node];
+  const std::int64_t outputs = num_elements(n.type.shape);
+  if (outputs == 0) return -1;
+  const ReduceLayout l = reduce_layout(g.nodes[n.inputs[0]].type.shape, n.call.attrs.axes, outputs);
+  return l.chunks == 1 ? node : -1;
+}
+
+// Whether stage `from` reaches stage `target` through dependencies.
+bool reaches(const std::vector<std::vector<int>>& deps, int from, int target, std::vector<char>& seen) {
+  if (from == target) return true;
+  if (seen[from]) return false;
+  seen[from] = 1;
+  for (int d : deps[from])
+    if (reaches(deps, d, target, seen)) return true;
+  return false;
+}
+
+// A reduction stage computing an eager reduce from its materialised input.
+Kernel reading_kernel(const Graph& g, NodeId reduce) {
+  const NodeId input = g.nodes[reduce].inputs[0];
+  Kernel k;
+  k.domain = g.nodes[input].type.shape;
+  k.reads.push_back(Read{input, identity_map(k.domain).strides});
+  Instruction read;
+  read.kind = Instruction::Kind::read;
+  read.node = input;
+  read.read = 0;
+  k.program.push_back(read);
+  k.reduce = reduce;
+  k.reduce_value = 0;
+  return k;
+}
+
+}  // namespace
+
+std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
+                                 const std::vector<std::vector<int>>& original, std::uint32_t max_bindings) {
+  std::vector<int> merged_into(stages.size(), -1);
+  std::vector<std::vector<int>> deps = original;  // kept up to date with the merges made so far
+  std::vector<int> stage_of_node(g.nodes.size(), -1);
+  for (std::size_t s = 0; s < stages.size(); ++s)
+    if (stages[s].node >= 0) stage_of_node[stages[s].node] = static_cast<int>(s);
+  std::vector<char> taken(stages.size(), 0);  // hosts that received an epilogue
+  for (std::size_t c = 0; c < stages.size(); ++c) {
+    const Stage& region = stages[c];
+    if (region.kind != Stage::Kind::fused) continue;
+    const Kernel& k = region.kernel;
+    // The host: a reduction whose result the region reads element for element, and only that way.
+    for (const Read& r : k.reads) {
+      const int host = stage_of_node[r.node];
+      if (host < 0 || taken[host] || merged_into[host] >= 0 || epilogue_host(g, stages[host]) != r.node) continue;
+      const NodeId reduce = r.node;
+      if (num_elements(g.nodes[reduce].type.shape) != num_elements(k.domain)) continue;
+      const Shape identity = identity_map(k.domain).strides;
+      if (!std::all_of(k.reads.begin(), k.reads.end(),
+                       [&](const Read& x) { return x.node != reduce || x.strides == identity; }))
+        continue;
+      // No other path from the host to the region.
+      bool cycle = false;
+      for (int d : deps[c]) {
+        if (d == host) continue;
+        std::vector<char> seen(stages.size(), 0);
+        if (reaches(deps, d, host, seen)) cycle = true;
+      }
+      if (cycle) continue;
+      Kernel merged = stages[host].kind == Stage::Kind::reduction ? stages[host].kernel : reading_kernel(g, reduce);
+      merged.epilogue.push_back(k);
+      if (merged.bindings() > max_bindings || merged.push.size() + k.push.size() > kMaxPushWords) continue;
+      Stage& h = stages[host];
+      if (h.kind == Stage::Kind::eager) h.members = {reduce};
+      h.kind = Stage::Kind::reduction;
+      h.kernel = std::move(merged);
+      h.members.insert(h.members.end(), region.members.begin(), region.members.end());
+      taken[host] = 1;
+      merged_into[c] = host;
+      // The merged stage depends on what either did; stages that depended on the region depend on it.
+      for (int d : deps[c])
+        if (d != host && std::find(deps[host].begin(), deps[host].end(), d) == deps[host].end())
+          deps[host].push_back(d);
+      deps[c].clear();
+      for (std::size_t s = 0; s < stages.size(); ++s)
+        for (int& d : deps[s])
+          if (d == static_cast<int>(c)) d = host;
+      break;
+    }
+  }
+  return merged_into;
+}
+
+}  // namespace nxv::compiler
