@@ -1,5 +1,6 @@
 // OpCode::dot as a batch of [M, K] x [K, N] products read through strides, so that every orientation of a
-// and b (and batch axes) runs without a transpose. Tiles of 64 x 64 outputs per workgroup of 16 x 16
+// and b (and batch axes) runs without a transpose. This is the `tiled` variant: every dtype, and floats below
+// the size where the register-blocked dot_blocked.comp takes over (src/vulkan/kernels/dot.hpp). Tiles of 64 x 64 outputs per workgroup of 16 x 16
 // invocations, each owning a 4 x 4 register block (rows ty + 16 i, columns tx + 16 j, so that the shared-memory
 // reads of a warp are conflict-free and its stores coalesced); K advances in slabs of 16 through shared memory
 // (16 KiB for f64: fits lavapipe's 32 KiB and NVIDIA's 48 KiB).

@@ -53,6 +53,15 @@ foreach(t IN LISTS NXV_NUMERIC_VARIANTS)
   nxv_shader(NAME dot_${t} SOURCE dot.comp DEFINES ${a})
 endforeach()
 
+# The register-blocked GEMM (dot_blocked.comp), f32 and f64: RM x RN outputs per invocation, slabs of TK.
+# "big": 128 x 128 tiles (f32) / 128 x 64 (f64); "mid": 64 x 64 tiles.
+nxv_type_defines(a A f32)
+nxv_shader(NAME dot_big_f32 SOURCE dot_blocked.comp DEFINES ${a} RM=8u RN=8u TK=16u)
+nxv_shader(NAME dot_mid_f32 SOURCE dot_blocked.comp DEFINES ${a} RM=4u RN=4u TK=16u)
+nxv_type_defines(a A f64)
+nxv_shader(NAME dot_big_f64 SOURCE dot_blocked.comp DEFINES ${a} RM=8u RN=4u TK=16u)
+nxv_shader(NAME dot_mid_f64 SOURCE dot_blocked.comp DEFINES ${a} RM=4u RN=4u TK=16u)
+
 # cast: one variant per (source, destination) pair of distinct dtypes.
 foreach(from IN LISTS NXV_ALL_DTYPES)
   foreach(to IN LISTS NXV_ALL_DTYPES)

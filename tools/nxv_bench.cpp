@@ -52,6 +52,8 @@ warm-up and reports medians (p10-p90) and ratios; results are checked against th
   --dtypes LIST           train dtypes (default f32,f64)
   --elements LIST         kernels: elementwise sizes (default 67108864,268435456)
   --gemm LIST             kernels: square GEMM sizes (default 1024,4096,8192)
+  --gemm-only             kernels: only the GEMM rows (no other kernels, no PyTorch)
+  --dot-kernels LIST      kernels: one GEMM arm per listed dot variant (tiled, mid, big), alternated in one run
   --device D              the Vulkan device: an index or a name substring (sets NXV_DEVICE)
   --python P              the Python interpreter for the peers (default python3)
   --peer-script FILE      default bench/peers/torch_step.py (here, else in the source tree)
@@ -138,14 +140,14 @@ Command parse(int argc, char** argv) {
       c.help = true;
       continue;
     }
-    if (a == "--smoke" || a == "--quick") {
+    if (a == "--smoke" || a == "--quick" || a == "--gemm-only") {
       v[a] = "1";
       continue;
     }
     static const std::set<std::string> with_value{
         "--suite", "--json", "--markdown", "--append-results", "--repeat", "--reference-repeat", "--warmup-ms",
-        "--models", "--batches", "--dtypes", "--elements", "--gemm", "--device", "--python", "--peer-script",
-        "--work-dir", "--first-step-child", "--batch"};
+        "--models", "--batches", "--dtypes", "--elements", "--gemm", "--dot-kernels", "--device", "--python",
+        "--peer-script", "--work-dir", "--first-step-child", "--batch"};
     if (!with_value.count(a)) throw UsageError("unknown option '" + a + "' (see --help)");
     if (i + 1 >= argc) throw UsageError(a + " expects a value");
     v[a] = argv[++i];
@@ -187,6 +189,11 @@ Command parse(int argc, char** argv) {
   if (v.count("--batches")) o.batches = parse_ints("--batches", v["--batches"]);
   if (v.count("--elements")) o.elements = parse_ints("--elements", v["--elements"]);
   if (v.count("--gemm")) o.gemm = parse_ints("--gemm", v["--gemm"]);
+  o.gemm_only = v.count("--gemm-only") > 0;
+  if (v.count("--dot-kernels")) {
+    o.dot_kernels = split_list(v["--dot-kernels"]);
+    check_members("--dot-kernels", o.dot_kernels, {"tiled", "mid", "big"});
+  }
   for (std::int64_t b : o.batches)
     if (b < 1) throw UsageError("--batches: batch sizes must be >= 1");
   if (v.count("--device")) setenv("NXV_DEVICE", v["--device"].c_str(), 1);

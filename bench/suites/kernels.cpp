@@ -14,6 +14,7 @@
 #include "nxv/conv.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/vulkan.hpp"
+#include "vulkan/kernels/dot.hpp"
 
 namespace nxv::bench {
 
@@ -176,27 +177,45 @@ void gemm(Context& c) {
     c.report.checks.push_back(check_same(std::string(name(dtype)) + " dot 96x80x72 vs reference", dot(a, b),
                                          dot(a.to_host(), b.to_host()), dtype == DType::f32 ? 1e-6 : 1e-14));
   }
+  // One arm per dtype, or with --dot-kernels one per dtype and forced variant of the dot kernel (alternated in one
+  // process, so that the GPU's clocks treat them alike).
+  std::vector<std::optional<vulkan::kernels::DotKernel>> variants;
+  for (const std::string& name : c.o.dot_kernels) variants.push_back(vulkan::kernels::parse_dot_kernel(name));
+  if (variants.empty()) variants.push_back(std::nullopt);
   for (std::int64_t n : c.o.gemm) {
     std::fprintf(stderr, "[kernels] GEMM %lld^3, f32 and f64\n", static_cast<long long>(n));
     const Tensor a32 = uniform(key(8), {n, n}, DType::f32, -1, 1, c.gpu), b32 = uniform(key(9), {n, n}, DType::f32, -1, 1, c.gpu);
     const Tensor a64 = as_type(a32, DType::f64), b64 = as_type(b32, DType::f64);
     vulkan::flush();
-    const std::vector<Stats> s = alternate(
-        {{"f32", [&] { return time_seconds([&] { const Tensor y = dot(a32, b32); vulkan::flush(); }); }, 0, true},
-         {"f64", [&] { return time_seconds([&] { const Tensor y = dot(a64, b64); vulkan::flush(); }); }, 0, true}},
-        c.o.repeat, c.o.warmup_ms);
+    std::vector<Arm> arms;
+    std::vector<std::string> arm_dtypes, arm_ids;
+    for (const std::string dt : {"f32", "f64"})
+      for (const auto& variant : variants) {
+        const std::string suffix = variant ? std::string(".") + vulkan::kernels::dot_kernel_name(*variant) : "";
+        const Tensor& a = dt == "f32" ? a32 : a64;
+        const Tensor& b = dt == "f32" ? b32 : b64;
+        arms.push_back({dt + suffix, [&a, &b, variant] {
+                          vulkan::kernels::force_dot_kernel(variant);
+                          const double t = time_seconds([&] { const Tensor y = dot(a, b); vulkan::flush(); });
+                          vulkan::kernels::force_dot_kernel(std::nullopt);
+                          return t;
+                        }, 0, true});
+        arm_dtypes.push_back(dt);
+        arm_ids.push_back(dt + suffix);
+      }
+    const std::vector<Stats> s = alternate(arms, c.o.repeat, c.o.warmup_ms);
     const double tflop = 2.0 * std::pow(static_cast<double>(n), 3) / 1e12;
     const std::string id = std::to_string(n), size = id + "³";
-    for (int i = 0; i < 2; ++i) {
-      const std::string dt = i == 0 ? "f32" : "f64";
-      const Measurement ours = rate_in("dot " + dt, s[static_cast<std::size_t>(i)], tflop);
-      c.report.rows.push_back(Row{"kernels.gemm." + dt + "." + id, dt + " GEMM " + size, "TFLOP/s", ours, std::nullopt,
-                                  "", std::nullopt, ""});
+    for (std::size_t i = 0; i < arms.size(); ++i) {
+      const std::string& dt = arm_dtypes[i];
+      const Measurement ours = rate_in("dot " + arm_ids[i], s[i], tflop);
+      c.report.rows.push_back(Row{"kernels.gemm." + arm_ids[i] + "." + id, arm_ids[i] + " GEMM " + size, "TFLOP/s",
+                                  ours, std::nullopt, "", std::nullopt, ""});
       // Issue 6: f32 GEMM 4096³ >= 80% of torch.matmul (TF32 off); f64 >= 55%.
       std::optional<Target> target;
-      if (n == 4096) target = Target{">=", i == 0 ? 0.8 : 0.55};
-      compare_with_peer(c, "kernels.gemm." + dt + "." + id + ".vs_torch", dt + " GEMM " + size, "TFLOP/s", ours,
-                   "gemm." + dt + "." + id, tflop, "torch.matmul", target);
+      if (n == 4096) target = Target{">=", dt == "f32" ? 0.8 : 0.55};
+      compare_with_peer(c, "kernels.gemm." + arm_ids[i] + "." + id + ".vs_torch", arm_ids[i] + " GEMM " + size,
+                        "TFLOP/s", ours, "gemm." + dt + "." + id, tflop, "torch.matmul", target);
     }
   }
 }
@@ -306,6 +325,10 @@ SuiteReport run_kernels_suite(const Options& o) {
   SuiteReport report{"kernels", "ok", {}, {}, {}, {}};
   Context c{o, vulkan::backend(), report, {}};
   const ConvShape conv = o.smoke ? ConvShape{2, 8, 8, 16, 3} : ConvShape{32, 64, 64, 56, 3};
+  if (o.gemm_only) {
+    gemm(c);
+    return report;
+  }
   dispatch_costs(c);
   bandwidth(c);
   gemm(c);

@@ -19,6 +19,8 @@ struct Options {
   std::vector<std::string> dtypes = {"f32", "f64"};
   std::vector<std::int64_t> elements;  // kernels: elementwise sizes (default 2^26, 2^28)
   std::vector<std::int64_t> gemm;      // kernels: square GEMM sizes (default 1024, 4096, 8192)
+  std::vector<std::string> dot_kernels;  // kernels: GEMM arms per forced dot variant (empty: the automatic choice)
+  bool gemm_only = false;              // kernels: the GEMM rows only, no PyTorch
   std::string python = "python3";
   std::string peer_script;             // bench/peers/torch_step.py (found next to the working directory by default)
   std::string work_dir;                // exports for the peers, cache dirs for cold start (a fresh temp dir)

@@ -2,8 +2,13 @@
 // free (M or N) and contracting (K) -- so every orientation of 2-D operands and batched operands runs in one
 // dispatch. Only an operand whose batch, free or contracting axes cannot be walked with one stride each (in the
 // order the result and contract_a/contract_b prescribe) is first materialised by a transposing copy.
-// Tiles of 64 x 64 outputs (16 x 16 invocations, 4 x 4 each); the grid is (N tiles, M tiles, batches).
+// Three shader variants compute the same bits (dot.hpp): `tiled` (dot.comp, every dtype) and the register-blocked
+// `mid` and `big` (dot_blocked.comp, f32/f64); the grid is (N tiles, M tiles, batches) of the variant's tile.
+#include "vulkan/kernels/dot.hpp"
+
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 
 #include "vulkan/backend.hpp"
@@ -13,7 +18,6 @@
 namespace nxv::vulkan::kernels {
 namespace {
 
-constexpr std::int64_t kTile = 64;
 constexpr std::int64_t kMaxGroups = 65535;  // the guaranteed minimum of maxComputeWorkGroupCount[1], [2]
 
 struct DotPush {
@@ -72,7 +76,35 @@ Operand view(const Tensor& t, const Axes& batch, const Axes& rows, const Axes& c
           static_cast<std::uint32_t>(nc), 1};
 }
 
-const Pipeline* dot_pipeline(DType dtype, int a_along_k, int b_along_k) {
+struct Tile {
+  std::int64_t m, n;
+};
+Tile tile_of(DotKernel kernel, DType dtype) {
+  if (kernel != DotKernel::big) return {64, 64};
+  return dtype == DType::f64 ? Tile{128, 64} : Tile{128, 128};
+}
+
+// The big tiles pay off once they fill the device several times over; below that, the 64 x 64 tiles' four times as
+// many workgroups keep more SMs busy (an H200 has 132). 512 tiles of 128 x 128 is a 2896^2 f32 output.
+constexpr std::int64_t kBigTilesAtLeast = 512;
+// Below 2^25 multiply-adds (a 322^3 GEMM) a dot takes microseconds on a big GPU whichever kernel runs, while on
+// lavapipe a blocked pipeline takes ~2x the tiled one's seconds to compile (measured cold, 2 cores): small
+// problems -- the tests, nxv-train's steps -- stay on `tiled`.
+constexpr std::int64_t kBlockedWorkAtLeast = std::int64_t{1} << 25;
+
+std::optional<DotKernel> env_dot_kernel() {
+  static const std::optional<DotKernel> kernel = []() -> std::optional<DotKernel> {
+    const char* v = std::getenv("NXV_DOT_KERNEL");
+    if (v == nullptr || *v == '\0' || std::string_view(v) == "auto") return std::nullopt;
+    if (auto k = parse_dot_kernel(v)) return k;
+    detail::fail("dot: NXV_DOT_KERNEL='", v, "' is not one of tiled, mid, big, auto");
+  }();
+  return kernel;
+}
+
+std::atomic<int> forced{-1};  // force_dot_kernel's choice, -1: none
+
+const Pipeline* tiled_pipeline(DType dtype, int a_along_k, int b_along_k) {
   static PipelineCache cache;
   const std::int32_t spec[] = {a_along_k, b_along_k};
   const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(a_along_k) << 8 |
@@ -80,7 +112,51 @@ const Pipeline* dot_pipeline(DType dtype, int a_along_k, int b_along_k) {
   return cache.get(key, [&] { return std::string("dot_") + variant_name(dtype); }, spec);
 }
 
+const Pipeline* blocked_pipeline(DotKernel kernel, DType dtype, int a_along_k, int b_along_k) {
+  static PipelineCache cache;
+  const std::int32_t spec[] = {a_along_k, b_along_k};
+  const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(a_along_k) << 8 |
+                   static_cast<std::uint64_t>(b_along_k) << 9 | static_cast<std::uint64_t>(kernel) << 10;
+  return cache.get(key, [&] { return std::string("dot_") + dot_kernel_name(kernel) + "_" + variant_name(dtype); },
+                   spec);
+}
+
 }  // namespace
+
+const char* dot_kernel_name(DotKernel kernel) {
+  switch (kernel) {
+    case DotKernel::tiled: return "tiled";
+    case DotKernel::mid: return "mid";
+    case DotKernel::big: return "big";
+  }
+  return "?";
+}
+
+std::optional<DotKernel> parse_dot_kernel(std::string_view name) {
+  for (DotKernel k : {DotKernel::tiled, DotKernel::mid, DotKernel::big})
+    if (name == dot_kernel_name(k)) return k;
+  return std::nullopt;
+}
+
+DotKernel choose_dot_kernel(DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n, std::int64_t k) {
+  if (dtype != DType::f32 && dtype != DType::f64) return DotKernel::tiled;
+  // In double: four extents that each fit 32 bits may overflow int64 together.
+  const double work = static_cast<double>(batches) * static_cast<double>(m) * static_cast<double>(n) *
+                      static_cast<double>(k);
+  if (work < static_cast<double>(kBlockedWorkAtLeast)) return DotKernel::tiled;
+  const Tile big = tile_of(DotKernel::big, dtype);
+  const std::int64_t big_tiles = batches * ((m + big.m - 1) / big.m) * ((n + big.n - 1) / big.n);
+  return big_tiles >= kBigTilesAtLeast ? DotKernel::big : DotKernel::mid;
+}
+
+std::optional<DotKernel> forced_dot_kernel() {
+  const int f = forced.load(std::memory_order_relaxed);
+  return f >= 0 ? std::optional<DotKernel>(static_cast<DotKernel>(f)) : env_dot_kernel();
+}
+
+void force_dot_kernel(std::optional<DotKernel> kernel) {
+  forced.store(kernel ? static_cast<int>(*kernel) : -1, std::memory_order_relaxed);
+}
 
 bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
   const Tensor& a = in[0];
@@ -92,7 +168,11 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   const Axes free_b = free_axes(b.rank(), at.contract_b, at.batch_b);
   const std::int64_t batches = extent(a.shape(), at.batch_a), m = extent(a.shape(), free_a);
   const std::int64_t k = extent(a.shape(), at.contract_a), n = extent(b.shape(), free_b);
-  const std::int64_t tiles_n = (n + kTile - 1) / kTile, tiles_m = (m + kTile - 1) / kTile;
+  const bool blocked_dtype = out.dtype == DType::f32 || out.dtype == DType::f64;
+  DotKernel kernel = forced_dot_kernel().value_or(choose_dot_kernel(out.dtype, batches, m, n, k));
+  if (!blocked_dtype) kernel = DotKernel::tiled;
+  const Tile tile = tile_of(kernel, out.dtype);
+  const std::int64_t tiles_n = (n + tile.n - 1) / tile.n, tiles_m = (m + tile.m - 1) / tile.m;
   if (tiles_n > runtime().features().max_workgroup_count_x || tiles_m > kMaxGroups || !fits_u32(k)) return false;
 
   result = allocate(out);
@@ -100,8 +180,11 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   const Operand va = view(a, at.batch_a, free_a, at.contract_a);
   const Operand vb = view(b, at.batch_b, at.contract_b, free_b);
   // Consecutive invocations load along K where the operand is contiguous along K (see dot.comp).
-  const Pipeline* p = dot_pipeline(out.dtype, va.cols == 1 && va.rows != 1 ? 1 : 0,
-                                   vb.rows == 1 && vb.cols != 1 ? 1 : 0);
+  const int a_along_k = va.cols == 1 && va.rows != 1 ? 1 : 0;
+  const int b_along_k = vb.rows == 1 && vb.cols != 1 ? 1 : 0;
+  // (The blocked shader decides vector loads itself from the strides.)
+  const Pipeline* p = kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, a_along_k, b_along_k)
+                                                 : blocked_pipeline(kernel, out.dtype, a_along_k, b_along_k);
   DotPush push{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(k), 0,
                va.batch, va.rows, va.cols, vb.batch, vb.rows, vb.cols};
   for (std::int64_t base = 0; base < batches; base += kMaxGroups) {
