@@ -60,7 +60,6 @@ layout(push_constant) uniform Push {
 shared VEC a_tile[TK][TMV + 1u];
 shared VEC b_tile[TK][TNV + 1u];
 
-A_T acc[RM][RN];
 VEC a_next[LAV];  // the next slab, in flight from global memory
 VEC b_next[LBV];
 
@@ -134,18 +133,22 @@ void store_slab(uint tid) {
   }
 }
 
-void step(uint kk, uint tx, uint ty) {
-  VEC a[RM / VW];
-  VEC b[RN / VW];
-  [[unroll]] for (uint r = 0u; r < RM / VW; ++r) a[r] = a_tile[kk][ty + 16u * r];
-  [[unroll]] for (uint s = 0u; s < RN / VW; ++s) b[s] = b_tile[kk][tx + 16u * s];
-  [[unroll]] for (uint i = 0u; i < RM; ++i)
-    [[unroll]] for (uint j = 0u; j < RN; ++j) {
-      // A rounded product, then a rounded sum: the one definition every device reproduces (dot.comp).
-      precise A_T r = acc[i][j] + a[i / VW][i % VW] * b[j / VW][j % VW];
-      acc[i][j] = r;
-    }
-}
+// One k of the slab: every output's rounded product, then rounded sum, written in main with the accumulators local
+// (with a called function updating module-scope accumulators, the H200 gave results 1 ulp off the reference
+// although the product and sum carried NoContraction).
+#define STEP(KK)                                                                             \
+  {                                                                                          \
+    VEC a[RM / VW];                                                                          \
+    VEC b[RN / VW];                                                                          \
+    [[unroll]] for (uint r = 0u; r < RM / VW; ++r) a[r] = a_tile[KK][ty + 16u * r];          \
+    [[unroll]] for (uint s = 0u; s < RN / VW; ++s) b[s] = b_tile[KK][tx + 16u * s];          \
+    [[unroll]] for (uint i = 0u; i < RM; ++i)                                                \
+      [[unroll]] for (uint j = 0u; j < RN; ++j) {                                            \
+        precise A_T product = a[i / VW][i % VW] * b[j / VW][j % VW];                         \
+        precise A_T sum = acc[i][j] + product;                                               \
+        acc[i][j] = sum;                                                                     \
+      }                                                                                      \
+  }
 
 void main() {
   const uint batch = pc.batch_base + gl_WorkGroupID.z;
@@ -153,6 +156,7 @@ void main() {
   const uint tid = gl_LocalInvocationID.x, tx = tid % 16u, ty = tid / 16u;
   const uint a_base = batch * pc.a_batch, b_base = batch * pc.b_batch;
 
+  A_T acc[RM][RN];
   [[unroll]] for (uint i = 0u; i < RM; ++i)
     [[unroll]] for (uint j = 0u; j < RN; ++j) acc[i][j] = A_T(0);
 
@@ -162,9 +166,9 @@ void main() {
     barrier();
     if (k0 + TK < pc.k) load_slab(a_base, b_base, m0, n0, k0 + TK, tid);
     if (k0 + TK <= pc.k) {
-      [[unroll]] for (uint kk = 0u; kk < TK; ++kk) step(kk, tx, ty);
+      [[unroll]] for (uint kk = 0u; kk < TK; ++kk) STEP(kk)
     } else {
-      for (uint kk = 0u; kk < pc.k - k0; ++kk) step(kk, tx, ty);
+      for (uint kk = 0u; kk < pc.k - k0; ++kk) STEP(kk)
     }
     barrier();
   }

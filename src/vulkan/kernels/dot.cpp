@@ -84,9 +84,6 @@ Tile tile_of(DotKernel kernel, DType dtype) {
   return dtype == DType::f64 ? Tile{128, 64} : Tile{128, 128};
 }
 
-// The big tiles pay off once they fill the device several times over; below that, the 64 x 64 tiles' four times as
-// many workgroups keep more SMs busy (an H200 has 132). 512 tiles of 128 x 128 is a 2896^2 f32 output.
-constexpr std::int64_t kBigTilesAtLeast = 512;
 // Below 2^25 multiply-adds (a 322^3 GEMM) a dot takes microseconds on a big GPU whichever kernel runs, while on
 // lavapipe a blocked pipeline takes ~2x the tiled one's seconds to compile (measured cold, 2 cores): small
 // problems -- the tests, nxv-train's steps -- stay on `tiled`.
@@ -143,10 +140,11 @@ DotKernel choose_dot_kernel(DType dtype, std::int64_t batches, std::int64_t m, s
   // In double: four extents that each fit 32 bits may overflow int64 together.
   const double work = static_cast<double>(batches) * static_cast<double>(m) * static_cast<double>(n) *
                       static_cast<double>(k);
-  if (work < static_cast<double>(kBlockedWorkAtLeast)) return DotKernel::tiled;
-  const Tile big = tile_of(DotKernel::big, dtype);
-  const std::int64_t big_tiles = batches * ((m + big.m - 1) / big.m) * ((n + big.n - 1) / big.n);
-  return big_tiles >= kBigTilesAtLeast ? DotKernel::big : DotKernel::mid;
+  // Measured on the H200 (bench/RESULTS.md, `nxv-bench --gemm-only --dot-kernels tiled,mid,big`): f32 mid 29.8
+  // TFLOP/s at 4096^3 against tiled 16.8 and big 2.2 (its 8 x 8 blocks spill); f64 1.1 TFLOP/s for all three.
+  // So large f32 problems run `mid`, and f64 keeps `tiled`; `big` only when forced.
+  if (dtype == DType::f64 || work < static_cast<double>(kBlockedWorkAtLeast)) return DotKernel::tiled;
+  return DotKernel::mid;
 }
 
 std::optional<DotKernel> forced_dot_kernel() {

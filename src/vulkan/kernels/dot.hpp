@@ -18,8 +18,8 @@ const char* dot_kernel_name(DotKernel kernel);
 // "tiled", "mid" or "big"; nullopt for anything else.
 std::optional<DotKernel> parse_dot_kernel(std::string_view name);
 
-// The size rule: the variant that dot runs for this problem when nothing forces one: `tiled` for integers and
-// below 2^25 multiply-adds, else `big` once the output has 512 big tiles, else `mid`.
+// The size rule: the variant that dot runs for this problem when nothing forces one: `mid` for f32 from 2^25
+// multiply-adds, else `tiled` (integers, f64, small problems).
 DotKernel choose_dot_kernel(DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n, std::int64_t k);
 
 // The variant every float dot runs regardless of size: the one set here (tests), else NXV_DOT_KERNEL (a
