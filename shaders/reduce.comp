@@ -23,8 +23,10 @@
 #define THREADS 64u
 #define QUADS (CHUNK / 256u)  // vector loads per invocation in a full chunk
 // Loads issued together (a divisor of QUADS). lavapipe's compile time grows with it: the first sum, product, max
-// and min of four dtypes took 1.4x (4), 2.5x (8), 4x (16) the time of the previous single-load loop.
-#define BATCH 4u
+// and min of four dtypes took 1.4x (4), 2.5x (8), 4x (16) the time of the previous single-load loop. The H200
+// (f32 sum of 2^28, three alternating rounds): single load 3281-3345 GB/s, 4: 3127-3371, 8: 3391-3404,
+// 16: 3203-3362 (torch.sum 3790-3995).
+#define BATCH 8u
 #else
 #define THREADS NXV_GROUP_SIZE
 #endif

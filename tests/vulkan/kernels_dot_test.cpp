@@ -4,8 +4,6 @@
 // NaN/inf/-0/denormals; and the size rule and NXV_DOT_KERNEL's names.
 #include <gtest/gtest.h>
 
-#include <array>
-
 #include <optional>
 
 #include "vulkan/kernel_test_util.hpp"
@@ -118,22 +116,11 @@ INSTANTIATE_TEST_SUITE_P(VulkanKernels, DotVariant,
                          ::testing::Values(DotKernel::tiled, DotKernel::mid, DotKernel::big),
                          [](const auto& info) { return std::string(kernels::dot_kernel_name(info.param)); });
 
-TEST(VulkanKernels, DotSizeRuleKeepsIntegersAndSmallProblemsOnTheTiledKernel) {
-  for (DType t : {DType::u8, DType::s32, DType::s64})
-    EXPECT_EQ(kernels::choose_dot_kernel(t, 1, 4096, 4096, 4096), DotKernel::tiled) << name(t);
-  for (DType t : {DType::f32, DType::f64}) {
-    EXPECT_EQ(kernels::choose_dot_kernel(t, 1, 8, 8, 8), DotKernel::tiled) << name(t);
-    EXPECT_EQ(kernels::choose_dot_kernel(t, 1, 32, 128, 784), DotKernel::tiled) << name(t) << ": an MLP layer";
-    EXPECT_EQ(kernels::choose_dot_kernel(t, 1, 256, 256, 256), DotKernel::tiled) << name(t) << ": 2^24 MACs";
-  }
-  // f32 from 2^25 multiply-adds runs the register-blocked 64 x 64 tiles; f64 gained nothing from them on the H200.
-  using Problem = std::array<std::int64_t, 4>;  // batches, m, n, k
-  for (const auto& [b, m, n, k] : std::array<Problem, 4>{{{1, 512, 256, 256}, {1, 1024, 1024, 1024},
-                                                         {1, 4096, 4096, 4096}, {64, 512, 512, 64}}}) {
-    EXPECT_EQ(kernels::choose_dot_kernel(DType::f32, b, m, n, k), DotKernel::mid) << m << "x" << n << "x" << k;
-    EXPECT_EQ(kernels::choose_dot_kernel(DType::f64, b, m, n, k), DotKernel::tiled) << m << "x" << n << "x" << k;
-  }
-
+TEST(VulkanKernels, DotSizeRulePicksTheTiledKernelUntilTheBlockedOnesAreBitIdenticalEverywhere) {
+  // mid and big were 1 ulp off the reference on the H200 (src/vulkan/kernels/dot.cpp): only forcing runs them.
+  for (DType t : {DType::u8, DType::s32, DType::s64, DType::f32, DType::f64})
+    for (std::int64_t n : {8, 784, 4096})
+      EXPECT_EQ(kernels::choose_dot_kernel(t, 1, n, n, n), DotKernel::tiled) << name(t) << " " << n;
 }
 
 TEST(VulkanKernels, DotKernelNamesRoundTrip) {

@@ -1,9 +1,9 @@
 // OpCode::conv (shaders/conv.comp): an implicit GEMM per feature or batch group, register-blocked, in the
 // canonical layouts the front end guarantees. Grid (column blocks of 64 * RN, row blocks of RM output channels,
 // groups); RM = the channels per group up to 8 (no empty rows for LeNet's 6), RN = 4 columns unless there are
-// at most 64. A conv with few outputs and more than one chunk of terms (include/nxv/conv.hpp's order), such as
-// a kernel gradient, is split: one workgroup per (block, chunk) writes the chunk sums, and conv_combine.comp adds
-// them in order -- the same result with chunks times the parallelism.
+// at most 64. A conv with more than one chunk of terms (include/nxv/conv.hpp's order) is split: one workgroup
+// per (block, chunk) writes the chunk sums, and conv_combine.comp adds them in order -- the same result with
+// chunks times the parallelism (the kernel gradients' few outputs with long contractions need it).
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -31,9 +31,10 @@ struct CombinePush {
   std::uint32_t outputs, chunks;
 };
 
-// Below this many invocations an unsplit conv leaves most of a large GPU idle (an H200 keeps ~270k resident),
-// so a conv with several chunks is split.
+// Below this many invocations a conv leaves most of a large GPU idle (an H200 keeps ~270k resident), so a split
+// conv also narrows its register blocks.
 constexpr std::int64_t kFewInvocations = 32768;
+constexpr double kMaxPartialBytes = 256.0 * 1024 * 1024;
 
 std::atomic<ConvSplit> g_split{ConvSplit::automatic};
 
@@ -91,20 +92,25 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
   auto rm = static_cast<std::uint32_t>(std::clamp<std::int64_t>(rows, 1, 8));
   const auto col_groups = [&] { return (columns + kLanes * rn - 1) / (kLanes * rn); };
   const auto row_groups = [&] { return (rows + rm - 1) / rm; };
+  // Split wherever there is more than one chunk: unsplit (each invocation folding its chunks, with a second set
+  // of RM x RN accumulators) a 64 -> 64 3x3 layer ran 3x slower forward on the H200 (2.1 against 6.1 TFLOP/s
+  // before chunking), while the split's partials cost one more pass over chunks x the output. Partials past
+  // kMaxPartialBytes stay unsplit.
   const ConvSplit policy = g_split;
-  const bool few = policy == ConvSplit::always ||
-                   (policy == ConvSplit::automatic && col_groups() * row_groups() * groups * kLanes < kFewInvocations);
-  const bool split =
-      few && chunks > 1 && groups * chunks <= kMaxGroups && fits_u32(num_elements(out.shape) * chunks);
-  if (split) {
-    rn = 1;  // more columns in flight; the chunks supply the rest
+  const std::int64_t outputs = num_elements(out.shape);
+  const bool partials_fit = static_cast<double>(outputs) * static_cast<double>(chunks) *
+                                static_cast<double>(size_of(out.dtype)) <= static_cast<double>(kMaxPartialBytes);
+  const bool split = policy != ConvSplit::never && (policy == ConvSplit::always || partials_fit) && chunks > 1 &&
+                     groups * chunks <= kMaxGroups && fits_u32(outputs * chunks);
+  if (split && col_groups() * row_groups() * groups * kLanes < kFewInvocations) {
+    // Few outputs (kernel gradients): narrower blocks for more workgroups; the chunks supply the rest.
+    rn = 1;
     while (rm > 1 && col_groups() * row_groups() * groups * chunks < kFewInvocations / kLanes) rm /= 2;
   }
   if (col_groups() > runtime().features().max_workgroup_count_x || row_groups() > kMaxGroups || groups > kMaxGroups)
     return false;
 
   result = allocate(out);
-  const std::int64_t outputs = num_elements(out.shape);
   if (outputs == 0) return true;
   static PipelineCache cache;
   const std::int32_t spec[] = {static_cast<std::int32_t>(rm), static_cast<std::int32_t>(rn),

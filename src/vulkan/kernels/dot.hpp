@@ -11,15 +11,16 @@ namespace nxv::vulkan::kernels {
 // tiled: shaders/dot.comp, 64 x 64 tiles of 4 x 4 scalar blocks, every dtype.
 // mid, big: shaders/dot_blocked.comp (f32 and f64 only; integers always run `tiled`): vector loads, register
 // double buffering, 64 x 64 tiles (mid) or 128 x 128 (big f32) / 128 x 64 (big f64).
-// Every variant computes the same bits (the reference backend's accumulation order).
+// Every variant computes the reference backend's accumulation order; lavapipe gives the same bits for all, the
+// H200 does not for mid and big (dot.cpp).
 enum class DotKernel { tiled, mid, big };
 
 const char* dot_kernel_name(DotKernel kernel);
 // "tiled", "mid" or "big"; nullopt for anything else.
 std::optional<DotKernel> parse_dot_kernel(std::string_view name);
 
-// The size rule: the variant that dot runs for this problem when nothing forces one: `mid` for f32 from 2^25
-// multiply-adds, else `tiled` (integers, f64, small problems).
+// The variant that dot runs for this problem when nothing forces one: `tiled` (mid and big are faster on the H200
+// but not yet bit-identical to the reference there; see dot.cpp).
 DotKernel choose_dot_kernel(DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n, std::int64_t k);
 
 // The variant every float dot runs regardless of size: the one set here (tests), else NXV_DOT_KERNEL (a
