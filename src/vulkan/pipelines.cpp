@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "nxv/error.hpp"
 #include "vulkan/counters.hpp"
@@ -120,8 +122,15 @@ const vk::raii::ShaderModule& PipelineCache::module(const std::string& shader, s
       detail::fail("vulkan: no embedded shader named '", shader, "' (", embedded_shader_names().size(),
                    " are registered in shaders/CMakeLists.txt)");
     const auto& d = context_.description;
-    const auto patched = with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
-                                                     d.signed_zero_inf_nan_f32, d.signed_zero_inf_nan_f64});
+    // NXV_FLOAT_CONTROLS=0: the modules as compiled, for A/B measurements of what the modes cost.
+    static const bool float_controls = [] {
+      const char* v = std::getenv("NXV_FLOAT_CONTROLS");
+      return v == nullptr || std::string_view(v) != "0";
+    }();
+    const auto patched = float_controls ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
+                                                                      d.signed_zero_inf_nan_f32,
+                                                                      d.signed_zero_inf_nan_f64})
+                                        : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
     spirv = patched;
     const std::uint32_t count = count_bindings(spirv);
     if (count > max_bindings_)
