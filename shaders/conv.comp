@@ -16,6 +16,7 @@
 // [chunks, outputs], which conv_combine.comp adds in chunk order.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "lib/common.glsl"
 
 layout(local_size_x = 64) in;
@@ -23,6 +24,9 @@ layout(constant_id = 0) const uint RM = 1;  // output channels per invocation (1
 layout(constant_id = 1) const uint RN = 4;  // columns per invocation (1 or 4)
 layout(constant_id = 2) const uint CHUNK = 256;  // include/nxv/conv.hpp's kConvChunkTerms
 layout(constant_id = 3) const bool SPLIT = false;
+// Terms whose loads are issued before any of them is added (1..8): with few invocations per SM the loop is bound
+// by load latency, and independent loads in flight hide it; the adds stay in k order.
+layout(constant_id = 4) const uint KB = 1;
 
 layout(std430, binding = 0) readonly buffer InX { A_STORE x_data[]; };
 layout(std430, binding = 1) readonly buffer InW { A_STORE w_data[]; };
@@ -89,52 +93,59 @@ void main() {
   uint k2 = position % pc.kernel[2];
   uint k1 = (position / pc.kernel[2]) % pc.kernel[1];
   uint k0 = position / (pc.kernel[2] * pc.kernel[1]);
-  for (uint k = k_begin; k < k_end; ++k) {
-    if (!SPLIT && k != 0u && k % CHUNK == 0u) {
+  for (uint k = k_begin; k < k_end; k += KB) {
+    A_T xv[KB][4];
+    A_T wv[KB][8];
+    [[unroll]] for (uint t = 0u; t < KB; ++t) {
+      if (k + t >= k_end) break;
+      uint channel = c * in_spatial;
+      int d0 = int(k0 * pc.kernel_dilation[0]);
+      int d1 = int(k1 * pc.kernel_dilation[1]);
+      int d2 = int(k2 * pc.kernel_dilation[2]);
+      for (uint j = 0u; j < RN; ++j) {
+        int q0 = origin[j][0] + d0;
+        int q1 = origin[j][1] + d1;
+        int q2 = origin[j][2] + d2;
+        bool inside = q0 >= 0 && q0 < dilated[0] && q1 >= 0 && q1 < dilated[1] && q2 >= 0 && q2 < dilated[2];
+        if (inside && holes) {
+          inside = uint(q0) % pc.in_dilation[0] == 0u && uint(q1) % pc.in_dilation[1] == 0u &&
+                   uint(q2) % pc.in_dilation[2] == 0u;
+          q0 = int(uint(q0) / pc.in_dilation[0]);
+          q1 = int(uint(q1) / pc.in_dilation[1]);
+          q2 = int(uint(q2) / pc.in_dilation[2]);
+        }
+        uint at = x_base[j] + channel + (uint(q0) * pc.in_size[1] + uint(q1)) * pc.in_size[2] + uint(q2);
+        xv[t][j] = inside ? A_T(x_data[at]) : A_T(0);
+      }
+      for (uint i = 0u; i < RM; ++i) wv[t][i] = A_T(w_data[w_base[i] + k + t]);
+      if (++k2 == pc.kernel[2]) {
+        k2 = 0u;
+        if (++k1 == pc.kernel[1]) {
+          k1 = 0u;
+          if (++k0 == pc.kernel[0]) {
+            k0 = 0u;
+            ++c;
+          }
+        }
+      }
+    }
+    [[unroll]] for (uint t = 0u; t < KB; ++t) {
+      uint term = k + t;
+      if (term >= k_end) break;
+      if (!SPLIT && term != 0u && term % CHUNK == 0u) {
+        for (uint i = 0u; i < RM; ++i)
+          for (uint j = 0u; j < RN; ++j) {
+            precise A_T sum = total[i][j] + acc[i][j];
+            total[i][j] = term == CHUNK ? acc[i][j] : sum;
+            acc[i][j] = A_T(0);
+          }
+      }
       for (uint i = 0u; i < RM; ++i)
         for (uint j = 0u; j < RN; ++j) {
-          precise A_T sum = total[i][j] + acc[i][j];
-          total[i][j] = k == CHUNK ? acc[i][j] : sum;
-          acc[i][j] = A_T(0);
+          precise A_T product = xv[t][j] * wv[t][i];
+          precise A_T sum = acc[i][j] + product;
+          acc[i][j] = sum;
         }
-    }
-    uint channel = c * in_spatial;
-    int d0 = int(k0 * pc.kernel_dilation[0]);
-    int d1 = int(k1 * pc.kernel_dilation[1]);
-    int d2 = int(k2 * pc.kernel_dilation[2]);
-    A_T xv[4];
-    for (uint j = 0u; j < RN; ++j) {
-      int q0 = origin[j][0] + d0;
-      int q1 = origin[j][1] + d1;
-      int q2 = origin[j][2] + d2;
-      bool inside = q0 >= 0 && q0 < dilated[0] && q1 >= 0 && q1 < dilated[1] && q2 >= 0 && q2 < dilated[2];
-      if (inside && holes) {
-        inside = uint(q0) % pc.in_dilation[0] == 0u && uint(q1) % pc.in_dilation[1] == 0u &&
-                 uint(q2) % pc.in_dilation[2] == 0u;
-        q0 = int(uint(q0) / pc.in_dilation[0]);
-        q1 = int(uint(q1) / pc.in_dilation[1]);
-        q2 = int(uint(q2) / pc.in_dilation[2]);
-      }
-      uint at = x_base[j] + channel + (uint(q0) * pc.in_size[1] + uint(q1)) * pc.in_size[2] + uint(q2);
-      xv[j] = inside ? A_T(x_data[at]) : A_T(0);
-    }
-    for (uint i = 0u; i < RM; ++i) {
-      A_T wv = A_T(w_data[w_base[i] + k]);
-      for (uint j = 0u; j < RN; ++j) {
-        precise A_T product = xv[j] * wv;
-        precise A_T sum = acc[i][j] + product;
-        acc[i][j] = sum;
-      }
-    }
-    if (++k2 == pc.kernel[2]) {
-      k2 = 0u;
-      if (++k1 == pc.kernel[1]) {
-        k1 = 0u;
-        if (++k0 == pc.kernel[0]) {
-          k0 = 0u;
-          ++c;
-        }
-      }
     }
   }
   if (!SPLIT && k_total > CHUNK)

@@ -1,8 +1,9 @@
 // conv's chunked summation on the Vulkan backend (include/nxv/conv.hpp: chunks of kConvChunkTerms terms, summed
 // serially, then added in order): bit for bit against the reference with the contraction unsplit (each invocation
 // folds its chunks in registers) and split (a workgroup per chunk, then conv_combine.comp), at contraction lengths
-// around the chunk boundaries, with padding, dilation, groups and the kernel gradient's layout. The split path is
-// checked to run (two dispatches) and the unsplit one to stay one dispatch.
+// around the chunk boundaries, with padding, dilation, groups and the kernel gradient's layout, with few outputs
+// (loads of several terms issued together) and many. The split path is checked to run (two dispatches) and the
+// unsplit one to stay one dispatch.
 #include <gtest/gtest.h>
 
 #include "nxv/conv.hpp"
@@ -72,6 +73,23 @@ TEST(VulkanConvChunks, EveryPolicyMatchesTheReferenceBitForBit) {
         expect_kernel_parity(make_call(OpCode::conv, c.attrs),
                              {test_uniform(t, c.x, 41, -2, 2), test_uniform(t, c.w, 42, -1, 1)}, {c.out, t}, what);
       }
+  }
+}
+
+TEST(VulkanConvChunks, ManyOutputsLoadOneTermAtATime) {
+  NXV_REQUIRE_VULKAN();
+  // 131072 output columns: enough invocations that conv.cpp neither narrows its blocks nor batches loads (KB = 1),
+  // with one chunk of terms and with two.
+  for (ConvSplit policy : {ConvSplit::never, ConvSplit::automatic}) {
+    const SplitPolicy scope(policy);
+    for (std::int64_t channels : {1, 30}) {
+      const Shape x{2, channels, 258, 258}, w{1, channels, 3, 3};
+      expect_kernel_parity(make_call(OpCode::conv, conv_attrs(2)),
+                           {test_uniform(DType::f32, x, 49, -2, 2), test_uniform(DType::f32, w, 50, -1, 1)},
+                           {{2, 1, 256, 256}, DType::f32},
+                           "many outputs, " + std::to_string(channels * 9) + " terms, policy " +
+                               std::to_string(static_cast<int>(policy)));
+    }
   }
 }
 

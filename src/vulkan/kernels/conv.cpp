@@ -102,11 +102,14 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
                                 static_cast<double>(size_of(out.dtype)) <= static_cast<double>(kMaxPartialBytes);
   const bool split = policy != ConvSplit::never && (policy == ConvSplit::always || partials_fit) && chunks > 1 &&
                      groups * chunks <= kMaxGroups && fits_u32(outputs * chunks);
-  if (split && col_groups() * row_groups() * groups * kLanes < kFewInvocations) {
+  const bool few = col_groups() * row_groups() * groups * kLanes < kFewInvocations;
+  if (split && few) {
     // Few outputs (kernel gradients): narrower blocks for more workgroups; the chunks supply the rest.
     rn = 1;
     while (rm > 1 && col_groups() * row_groups() * groups * chunks < kFewInvocations / kLanes) rm /= 2;
   }
+  // Few invocations wait on load latency: issue the loads of several terms at once (about 32 registers' worth).
+  const auto kb = static_cast<std::uint32_t>(few ? std::clamp<std::int64_t>(32 / (rm + rn), 1, 8) : 1);
   if (col_groups() > runtime().features().max_workgroup_count_x || row_groups() > kMaxGroups || groups > kMaxGroups)
     return false;
 
@@ -114,9 +117,11 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
   if (outputs == 0) return true;
   static PipelineCache cache;
   const std::int32_t spec[] = {static_cast<std::int32_t>(rm), static_cast<std::int32_t>(rn),
-                               static_cast<std::int32_t>(kConvChunkTerms), split ? 1 : 0};
+                               static_cast<std::int32_t>(kConvChunkTerms), split ? 1 : 0,
+                               static_cast<std::int32_t>(kb)};
   const Pipeline* p = cache.get(static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(rm) << 8 |
-                                    static_cast<std::uint64_t>(rn) << 16 | static_cast<std::uint64_t>(split) << 24,
+                                    static_cast<std::uint64_t>(rn) << 16 | static_cast<std::uint64_t>(split) << 24 |
+                                    static_cast<std::uint64_t>(kb) << 32,
                                 [&] { return std::string("conv_") + variant_name(out.dtype); }, spec);
   const auto z = static_cast<std::uint32_t>(split ? groups * chunks : groups);
   if (!split) {
