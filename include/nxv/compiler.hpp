@@ -1,6 +1,6 @@
-// The Vulkan fusion compiler for nxv::jit:
+// The Vulkan fusion compiler for nxv::jit, and jit's default (JitOptions{} in include/nxv/defn.hpp):
 //
-//   auto step = nxv::jit(nxv::value_and_grad(loss), {.compiler = nxv::vulkan_compiler()});
+//   auto step = nxv::jit(nxv::value_and_grad(loss));  // = {.compiler = nxv::vulkan_compiler()}
 //
 // It plans the traced graph into stages: maximal elementwise regions (unary and binary ops, comparisons,
 // select, clip, casts, scalars and constants, with broadcasts, reshapes and transposes folded into index

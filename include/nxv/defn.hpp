@@ -180,7 +180,9 @@ std::shared_ptr<Compiler> evaluator();
 
 // ---- tracing and jit -----------------------------------------------------------------------------------------
 struct JitOptions {
-  std::shared_ptr<Compiler> compiler;  // null: the evaluator
+  // null: the Vulkan fusion compiler (nxv::vulkan_compiler(), include/nxv/compiler.hpp), which runs signatures on
+  // the Vulkan backend and hands every other one to the evaluator; nxv::evaluator() for op by op everywhere.
+  std::shared_ptr<Compiler> compiler;
 };
 
 // Number of traces jit and trace() have made in this process (tests use it to check caching).

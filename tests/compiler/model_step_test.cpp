@@ -85,9 +85,9 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
             0u);
   expect_same(got, want);
 
-  // The same traced graph run op by op: by the evaluator (plain jit), and by the compiler with NXV_FUSION=0.
+  // The same traced graph run op by op: by the evaluator, and by the compiler with NXV_FUSION=0.
   std::pair<Tensor, Params> evaluated_result;
-  auto evaluated = jit(sgd_step(m.loss));
+  auto evaluated = jit(sgd_step(m.loss), {.compiler = evaluator()});
   const StepCounts v = measure(evaluated, params, images, labels, runs, &evaluated_result);
   expect_same(evaluated_result, want);
   setenv("NXV_FUSION", "0", 1);

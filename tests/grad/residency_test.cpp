@@ -42,7 +42,7 @@ TEST_P(GradResidency, MlpValueAndGradHasNoHostFallbacks) {
   });
   EXPECT_EQ(fallbacks, 0u);
   for (const auto& [name, g] : result.second) EXPECT_EQ(&g.backend(), &vk) << name;
-  // The jitted step (traced once, replayed by the evaluator) stays on the GPU as well.
+  // The jitted step (traced once, run by the fusion compiler) stays on the GPU as well.
   auto step = jit(value_and_grad(mlp_loss));
   EXPECT_EQ(fallback::count_total([&] {
               step(b.params, b.images, b.labels);
