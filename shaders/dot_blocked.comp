@@ -133,9 +133,9 @@ void store_slab(uint tid) {
   }
 }
 
-// One k of the slab: every output's rounded product, then rounded sum, written in main with the accumulators local
-// (with a called function updating module-scope accumulators, the H200 gave results 1 ulp off the reference
-// although the product and sum carried NoContraction).
+// One k of the slab: every output's rounded product, then rounded sum (NoContraction). The H200's driver fuses
+// them anyway (results 1 ulp off the reference; the same speed with `precise` removed: bench/RESULTS.md), written
+// as a function or, as here, in main; lavapipe keeps them apart.
 #define STEP(KK)                                                                             \
   {                                                                                          \
     VEC a[RM / VW];                                                                          \

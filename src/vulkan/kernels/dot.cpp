@@ -134,8 +134,8 @@ std::optional<DotKernel> parse_dot_kernel(std::string_view name) {
 DotKernel choose_dot_kernel(DType, std::int64_t, std::int64_t, std::int64_t, std::int64_t) {
   // Measured on the H200 (bench/RESULTS.md, `nxv-bench --gemm-only --dot-kernels tiled,mid,big`): f32 mid 29.8
   // TFLOP/s at 4096^3 against tiled 16.8 and big 2.2; f64 1.1 for all three. But there mid and big are not
-  // bit-identical to the reference (most elements 1 ulp off, f32 and f64, although every product and sum carries
-  // NoContraction; cause not found), so nothing picks them until they are: they run only when forced.
+  // bit-identical to the reference (most elements 1 ulp off, f32 and f64): the driver fuses their products and
+  // sums despite NoContraction (mid runs as fast with `precise` removed). So nothing picks them: forced only.
   return DotKernel::tiled;
 }
 
