@@ -1,16 +1,12 @@
 // nxv-bench's GEMM-only mode (issue 6): `--suite kernels --gemm-only --dot-kernels LIST` measures one GEMM arm per
 // dtype and forced dot variant and nothing else, so that the variants can be compared in one run on the GPU.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
-#include <stdexcept>
 #include <string>
 
+#include "bench/bench_cli.hpp"
 #include "io/json.hpp"
 #include "io/temp_dir.hpp"
 
@@ -19,39 +15,15 @@ namespace {
 
 namespace fs = std::filesystem;
 using io::json::Value;
-
-// nxv-bench next to this test binary (build/tools/ beside build/tests/), or $NXV_BENCH.
-fs::path bench_binary() {
-  if (const char* env = std::getenv("NXV_BENCH")) return env;
-  return fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "tools" / "nxv-bench";
-}
-
-int run_bench(const std::string& args, const fs::path& dir) {
-  const std::string cmd = bench_binary().string() + " " + args + " > " + (dir / "stdout.txt").string() + " 2> " +
-                          (dir / "stderr.txt").string();
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-const Value& member(const Value& v, const std::string& key) {
-  const Value* m = v.find(key);
-  if (m == nullptr) throw std::runtime_error("JSON member \"" + key + "\" is missing");
-  return *m;
-}
+using namespace testing::bench_cli;
 
 TEST(NxvBenchGemm, GemmOnlyMeasuresOneArmPerDtypeAndDotVariant) {
   ASSERT_TRUE(fs::exists(bench_binary())) << bench_binary() << " is missing: build the nxv-bench target";
   io_test::TempDir dir;
   const fs::path json = dir.path() / "gemm.json";
   ASSERT_EQ(run_bench("--suite kernels --smoke --gemm-only --dot-kernels tiled,mid,big --json " + json.string(),
-                      dir.path()),
+                      dir.path())
+                .exit_code,
             0)
       << read_text(dir.path() / "stderr.txt");
   const Value root = io::json::parse(read_text(json));
@@ -71,7 +43,7 @@ TEST(NxvBenchGemm, GemmOnlyMeasuresOneArmPerDtypeAndDotVariant) {
 TEST(NxvBenchGemm, RejectsAnUnknownDotVariant) {
   ASSERT_TRUE(fs::exists(bench_binary())) << bench_binary() << " is missing: build the nxv-bench target";
   io_test::TempDir dir;
-  EXPECT_EQ(run_bench("--suite kernels --gemm-only --dot-kernels tiled,huge", dir.path()), 2);
+  EXPECT_EQ(run_bench("--suite kernels --gemm-only --dot-kernels tiled,huge", dir.path()).exit_code, 2);
   EXPECT_NE(read_text(dir.path() / "stderr.txt").find("--dot-kernels: unknown value 'huge'"), std::string::npos);
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../../bench/harness.hpp"
+#include "bench/bench_cli.hpp"
 #include "io/json.hpp"
 #include "io/temp_dir.hpp"
 
@@ -24,6 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using io::json::Value;
+using namespace testing::bench_cli;
 
 TEST(BenchHarness, PercentilesInterpolateBetweenOrderStatistics) {
   const bench::Stats s = bench::summarize({5, 1, 4, 2, 3});
@@ -56,40 +58,6 @@ TEST(BenchHarness, WarmUpRunsOnlyTheGpuArmsUntilItsTimeHasPassed) {
   bench::alternate(arms, 1, /*warmup_ms=*/30);
   EXPECT_GE(gpu, 1 + 10);  // >= 30 ms of 2 ms samples, plus the timed one
   EXPECT_EQ(host, 2);      // once in the warm-up, once timed
-}
-
-// nxv-bench next to this test binary (build/tools/ beside build/tests/), or $NXV_BENCH.
-fs::path bench_binary() {
-  if (const char* env = std::getenv("NXV_BENCH")) return env;
-  return fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "tools" / "nxv-bench";
-}
-
-struct BenchRun {
-  int exit_code = -1;
-  std::string output;
-};
-
-BenchRun run_bench(const std::string& args, const fs::path& dir) {
-  const fs::path out = dir / "stdout.txt";
-  const std::string cmd = bench_binary().string() + " " + args + " > " + out.string() + " 2> " + (dir / "stderr.txt").string();
-  const int status = std::system(cmd.c_str());
-  std::ifstream in(out);
-  std::stringstream text;
-  text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-const Value& member(const Value& v, const std::string& key) {
-  const Value* m = v.find(key);
-  if (m == nullptr) throw std::runtime_error("JSON member \"" + key + "\" is missing");
-  return *m;
 }
 
 class NxvBenchCli : public ::testing::Test {
