@@ -51,7 +51,6 @@ foreach(t IN LISTS NXV_NUMERIC_VARIANTS)
   nxv_shader(NAME reduce_bool_${t} SOURCE reduce.comp DEFINES BOOL ${a} ${pred})
   nxv_shader(NAME arg_reduce_${t} SOURCE arg_reduce.comp DEFINES ${a})
   nxv_shader(NAME dot_${t} SOURCE dot.comp DEFINES ${a})
-  nxv_shader(NAME dot_small_${t} SOURCE dot_small.comp DEFINES ${a})
 endforeach()
 
 # The register-blocked GEMM (dot_blocked.comp), f32 and f64: RM x RN outputs per invocation, slabs of TK.

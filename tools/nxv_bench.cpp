@@ -53,7 +53,7 @@ warm-up and reports medians (p10-p90) and ratios; results are checked against th
   --elements LIST         kernels: elementwise sizes (default 67108864,268435456)
   --gemm LIST             kernels: square GEMM sizes (default 1024,4096,8192)
   --gemm-only             kernels: only the GEMM rows (no other kernels, no PyTorch)
-  --dot-kernels LIST      kernels: one GEMM arm per listed dot variant (tiled, small, mid, big), alternated in one run
+  --dot-kernels LIST      kernels: one GEMM arm per listed dot variant (tiled, mid, big), alternated in one run
   --device D              the Vulkan device: an index or a name substring (sets NXV_DEVICE)
   --python P              the Python interpreter for the peers (default python3)
   --peer-script FILE      default bench/peers/torch_step.py (here, else in the source tree)

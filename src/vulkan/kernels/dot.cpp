@@ -2,9 +2,8 @@
 // free (M or N) and contracting (K) -- so every orientation of 2-D operands and batched operands runs in one
 // dispatch. Only an operand whose batch, free or contracting axes cannot be walked with one stride each (in the
 // order the result and contract_a/contract_b prescribe) is first materialised by a transposing copy.
-// The shader variants (dot.hpp): `tiled` (dot.comp, every dtype), `small` (dot_small.comp, every dtype, one
-// invocation per output) and the register-blocked `mid` and `big` (dot_blocked.comp, f32/f64); the grid is
-// (N tiles, M tiles, batches) of the variant's tile, or (outputs / 64, 1, batches) for `small`.
+// Three shader variants compute the same bits (dot.hpp): `tiled` (dot.comp, every dtype) and the register-blocked
+// `mid` and `big` (dot_blocked.comp, f32/f64); the grid is (N tiles, M tiles, batches) of the variant's tile.
 #include "vulkan/kernels/dot.hpp"
 
 #include <atomic>
@@ -91,7 +90,7 @@ std::optional<DotKernel> env_dot_kernel() {
     const char* v = std::getenv("NXV_DOT_KERNEL");
     if (v == nullptr || *v == '\0' || std::string_view(v) == "auto") return std::nullopt;
     if (auto k = parse_dot_kernel(v)) return k;
-    detail::fail("dot: NXV_DOT_KERNEL='", v, "' is not one of tiled, small, mid, big, auto");
+    detail::fail("dot: NXV_DOT_KERNEL='", v, "' is not one of tiled, mid, big, auto");
   }();
   return kernel;
 }
@@ -104,12 +103,6 @@ const Pipeline* tiled_pipeline(DType dtype, int a_along_k, int b_along_k) {
   const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(a_along_k) << 8 |
                    static_cast<std::uint64_t>(b_along_k) << 9;
   return cache.get(key, [&] { return std::string("dot_") + variant_name(dtype); }, spec);
-}
-
-const Pipeline* small_pipeline(DType dtype) {
-  static PipelineCache cache;
-  return cache.get(static_cast<std::uint64_t>(dtype), [&] { return std::string("dot_small_") + variant_name(dtype); },
-                   {});
 }
 
 const Pipeline* blocked_pipeline(DotKernel kernel, DType dtype, int a_along_k, int b_along_k) {
@@ -128,21 +121,17 @@ const char* dot_kernel_name(DotKernel kernel) {
     case DotKernel::tiled: return "tiled";
     case DotKernel::mid: return "mid";
     case DotKernel::big: return "big";
-    case DotKernel::small: return "small";
   }
   return "?";
 }
 
 std::optional<DotKernel> parse_dot_kernel(std::string_view name) {
-  for (DotKernel k : {DotKernel::tiled, DotKernel::mid, DotKernel::big, DotKernel::small})
+  for (DotKernel k : {DotKernel::tiled, DotKernel::mid, DotKernel::big})
     if (name == dot_kernel_name(k)) return k;
   return std::nullopt;
 }
 
-DotKernel choose_dot_kernel(DType, std::int64_t batches, std::int64_t m, std::int64_t n, std::int64_t) {
-  // A few 64 x 64 tiles leave a big GPU idle while two workgroups walk K slab by slab (a dense layer at batch 32:
-  // 2 workgroups, ~14 us a dot in the H200's LeNet step); one invocation per output puts them all to work.
-  if (batches * ((m + 63) / 64) * ((n + 63) / 64) < kSmallDotTiles) return DotKernel::small;
+DotKernel choose_dot_kernel(DType, std::int64_t, std::int64_t, std::int64_t, std::int64_t) {
   // Measured on the H200 (bench/RESULTS.md, `nxv-bench --gemm-only --dot-kernels tiled,mid,big`): f32 mid 29.8
   // TFLOP/s at 4096^3 against tiled 16.8 and big 2.2; f64 1.1 for all three. But there mid and big are not
   // bit-identical to the reference (most elements 1 ulp off, f32 and f64): the driver fuses their products and
@@ -171,11 +160,9 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   const std::int64_t k = extent(a.shape(), at.contract_a), n = extent(b.shape(), free_b);
   const bool blocked_dtype = out.dtype == DType::f32 || out.dtype == DType::f64;
   DotKernel kernel = forced_dot_kernel().value_or(choose_dot_kernel(out.dtype, batches, m, n, k));
-  if (!blocked_dtype && (kernel == DotKernel::mid || kernel == DotKernel::big)) kernel = DotKernel::tiled;
-  const bool small = kernel == DotKernel::small;
+  if (!blocked_dtype) kernel = DotKernel::tiled;
   const Tile tile = tile_of(kernel, out.dtype);
-  const std::int64_t tiles_n = small ? (m * n + 63) / 64 : (n + tile.n - 1) / tile.n;
-  const std::int64_t tiles_m = small ? 1 : (m + tile.m - 1) / tile.m;
+  const std::int64_t tiles_n = (n + tile.n - 1) / tile.n, tiles_m = (m + tile.m - 1) / tile.m;
   if (tiles_n > runtime().features().max_workgroup_count_x || tiles_m > kMaxGroups || !fits_u32(k)) return false;
 
   result = allocate(out);
@@ -186,9 +173,8 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   const int a_along_k = va.cols == 1 && va.rows != 1 ? 1 : 0;
   const int b_along_k = vb.rows == 1 && vb.cols != 1 ? 1 : 0;
   // (The blocked shader decides vector loads itself from the strides.)
-  const Pipeline* p = small                        ? small_pipeline(out.dtype)
-                      : kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, a_along_k, b_along_k)
-                                                   : blocked_pipeline(kernel, out.dtype, a_along_k, b_along_k);
+  const Pipeline* p = kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, a_along_k, b_along_k)
+                                                 : blocked_pipeline(kernel, out.dtype, a_along_k, b_along_k);
   DotPush push{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(k), 0,
                va.batch, va.rows, va.cols, vb.batch, vb.rows, vb.cols};
   for (std::int64_t base = 0; base < batches; base += kMaxGroups) {
