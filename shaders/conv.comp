@@ -11,9 +11,9 @@
 // Every output follows src/reference/conv.cpp's order (include/nxv/conv.hpp): the k = 0, 1, ..., K - 1 sequence
 // in chunks of CHUNK terms, each chunk summed serially from 0 (acc = acc + x * w, `precise`, so the product and
 // the sum are rounded separately: NoContraction), then the chunk sums added in order (for K <= CHUNK, one chunk).
-// SPLIT = 0: an invocation runs all chunks of its outputs. SPLIT = 1 (few outputs with long contractions, e.g.
-// the kernel gradients): workgroup z = group * chunks + chunk computes one chunk's sums into partials
-// [chunks, outputs], which conv_combine.comp adds in chunk order.
+// SPLIT = 1 (the host's choice wherever there is more than one chunk): workgroup z = group * chunks + chunk
+// computes one chunk's sums into partials [chunks, outputs], which conv_combine.comp adds in chunk order.
+// SPLIT = 0: an invocation runs all chunks of its outputs (one chunk, or partials too large to keep).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
