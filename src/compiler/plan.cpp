@@ -15,6 +15,13 @@
 #include "vulkan/kernels/kernels.hpp"
 
 namespace nxv::compiler {
+
+std::vector<NodeId> eager_inputs(const Node& n) {
+  if (n.kind == NodeKind::stop_gradient) return {n.inputs[0]};
+  if (n.kind == NodeKind::custom_vjp) return {n.inputs.back()};
+  return n.inputs;
+}
+
 namespace {
 
 bool fits_u32(std::int64_t n) { return n >= 0 && n <= 0xffffffffLL; }
@@ -188,22 +195,6 @@ std::map<NodeId, Reduction> plan_reductions(const Graph& g, const std::vector<st
     out.emplace(static_cast<NodeId>(i), std::move(red));
   }
   return out;
-}
-
-std::vector<bool> live_nodes(const Graph& g) {
-  std::vector<bool> live(g.nodes.size(), false);
-  for (NodeId o : g.outputs) live[o] = true;
-  for (std::size_t i = g.nodes.size(); i-- > 0;)
-    if (live[i])
-      for (NodeId in : g.nodes[i].inputs) live[in] = true;
-  return live;
-}
-
-// The inputs an eager stage of `n` evaluates from (markers are aliases of one input).
-std::vector<NodeId> eager_inputs(const Node& n) {
-  if (n.kind == NodeKind::stop_gradient) return {n.inputs[0]};
-  if (n.kind == NodeKind::custom_vjp) return {n.inputs.back()};
-  return n.inputs;
 }
 
 struct Attempt {

@@ -114,6 +114,9 @@ struct ReduceLayout {
 ReduceLayout reduce_layout(const Shape& shape, const Axes& axes, std::int64_t outputs);
 inline constexpr std::int64_t kReduceChunk = 16384;  // reduce.comp's CHUNK
 
+// The inputs an eager stage of `n` evaluates from (markers, stop_gradient and custom_vjp, are aliases of one).
+std::vector<NodeId> eager_inputs(const Node& n);
+
 // "stage 3: fused [32, 128] ops=4 (add, max, ...) reads=3 writes=1" lines, for NXV_DEBUG.
 std::string to_string(const Plan& plan, const Graph& graph);
 

@@ -63,10 +63,7 @@ class FusedExecutable final : public Executable {
     for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
       const Stage& st = plan_.stages[s];
       if (st.kind == Stage::Kind::eager) {
-        const Node& n = graph_.nodes[st.node];
-        if (n.kind == NodeKind::stop_gradient) last_use[n.inputs[0]] = static_cast<int>(s);
-        else if (n.kind == NodeKind::custom_vjp) last_use[n.inputs.back()] = static_cast<int>(s);
-        else for (NodeId x : n.inputs) last_use[x] = static_cast<int>(s);
+        for (NodeId x : eager_inputs(graph_.nodes[st.node])) last_use[x] = static_cast<int>(s);
         continue;
       }
       for (const Read& r : st.kernel.reads) last_use[r.node] = static_cast<int>(s);

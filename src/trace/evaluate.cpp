@@ -48,16 +48,6 @@ void check_inputs(const Graph& graph, std::span<const Tensor> inputs) {
   }
 }
 
-// Whether each node contributes to an output: the others (unused branches) are not evaluated at all.
-std::vector<bool> live_nodes(const Graph& graph) {
-  std::vector<bool> live(graph.nodes.size(), false);
-  for (NodeId o : graph.outputs) live[o] = true;
-  for (std::size_t i = graph.nodes.size(); i-- > 0;)
-    if (live[i])
-      for (NodeId in : graph.nodes[i].inputs) live[in] = true;
-  return live;
-}
-
 }  // namespace
 
 std::vector<Tensor> evaluate_all(const Graph& graph, std::span<const Tensor> inputs) {

@@ -111,4 +111,13 @@ std::string to_string(const Graph& graph) {
   return s.str();
 }
 
+std::vector<bool> live_nodes(const Graph& graph) {
+  std::vector<bool> live(graph.nodes.size(), false);
+  for (NodeId o : graph.outputs) live[o] = true;
+  for (std::size_t i = graph.nodes.size(); i-- > 0;)
+    if (live[i])
+      for (NodeId in : graph.nodes[i].inputs) live[in] = true;
+  return live;
+}
+
 }  // namespace nxv

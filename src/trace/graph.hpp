@@ -43,5 +43,7 @@ struct Graph {
 std::string format_call(const OpCall& call);
 // One node per line: `%5 = binary(add) %3, %4 : f32[32, 128]`, then `outputs: %5, %7`.
 std::string to_string(const Graph& graph);
+// Whether each node contributes to an output (the others, unused branches, are neither evaluated nor compiled).
+std::vector<bool> live_nodes(const Graph& graph);
 
 }  // namespace nxv
