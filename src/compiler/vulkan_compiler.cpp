@@ -9,6 +9,7 @@
 #include "compiler/codegen.hpp"
 #include "compiler/plan.hpp"
 #include "compiler/shader_cache.hpp"
+#include "core/env.hpp"
 #include "nxv/compiler.hpp"
 #include "nxv/vulkan.hpp"
 #include "ops/apply.hpp"
@@ -21,12 +22,6 @@
 
 namespace nxv::compiler {
 namespace {
-
-bool env_flag(const char* name, bool unset) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return unset;
-  return std::string_view(v) != "0";
-}
 
 // Lifts the batch cap for the duration of a call, so that its stages are recorded into one command buffer and
 // submitted once (when a result is read, or by the next eager dispatch past the cap), instead of every
@@ -57,7 +52,7 @@ class FusedExecutable final : public Executable {
   FusedExecutable(const Graph& graph, const Signature& signature) : graph_(graph) {
     const char* fusion = std::getenv("NXV_FUSION");
     const bool elementwise_only = fusion != nullptr && std::string_view(fusion) == "elementwise";
-    plan_ = plan_stages(graph_, env_flag("NXV_FUSION", true), vulkan::kMaxBindings, !elementwise_only);
+    plan_ = plan_stages(graph_, nxv::detail::env_flag("NXV_FUSION", true), vulkan::kMaxBindings, !elementwise_only);
     compiled_.resize(plan_.stages.size());
     std::vector<int> last_use(graph_.nodes.size(), -1);
     for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
@@ -92,7 +87,7 @@ class FusedExecutable final : public Executable {
     for (std::size_t x = 0; x < last_use.size(); ++x)
       if (last_use[x] >= 0 && last_use[x] < static_cast<int>(compiled_.size()))
         compiled_[last_use[x]].release.push_back(static_cast<NodeId>(x));
-    if (env_flag("NXV_DEBUG", false))
+    if (nxv::detail::env_flag("NXV_DEBUG"))
       std::cerr << "nxv fusion compiler: stage plan of " << to_string(signature) << "\n" << to_string(plan_, graph_);
   }
 

@@ -1,10 +1,10 @@
 // jit: trace once per input signature, compile the graph, cache the executable; and the evaluator compiler.
 #include <atomic>
-#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <string_view>
 
+#include "core/env.hpp"
 #include "nxv/compiler.hpp"
 #include "nxv/defn.hpp"
 #include "trace/evaluate.hpp"
@@ -34,10 +34,7 @@ void write_structure(std::ostream& s, const Structure& st, std::span<const Tenso
   }
 }
 
-bool debug_printing() {
-  const char* env = std::getenv("NXV_DEBUG");
-  return env && *env && std::string_view(env) != "0";
-}
+bool debug_printing() { return nxv::detail::env_flag("NXV_DEBUG"); }
 
 // The evaluator's executable: the graph, with its captured constants moved once to the backend it runs on.
 class EvaluatorExecutable final : public Executable {

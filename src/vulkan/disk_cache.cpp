@@ -10,6 +10,8 @@
 #include <system_error>
 #include <unistd.h>
 
+#include "core/env.hpp"
+
 namespace nxv::vulkan {
 namespace {
 
@@ -26,10 +28,7 @@ struct Header {
 };
 static_assert(sizeof(Header) == 32);
 
-bool debug_enabled() {
-  const char* v = std::getenv("NXV_DEBUG");
-  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
-}
+bool debug_enabled() { return nxv::detail::env_flag("NXV_DEBUG"); }
 
 std::nullopt_t reject(const std::filesystem::path& path, const char* why) {
   if (debug_enabled()) std::fprintf(stderr, "nxv: ignoring cache file %s: %s\n", path.c_str(), why);

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
+#include "core/env.hpp"
 #include "nxv/error.hpp"
 #include "vulkan/counters.hpp"
 #include "vulkan/disk_cache.hpp"
@@ -123,10 +123,7 @@ const vk::raii::ShaderModule& PipelineCache::module(const std::string& shader, s
                    " are registered in shaders/CMakeLists.txt)");
     const auto& d = context_.description;
     // NXV_FLOAT_CONTROLS=0: the modules as compiled, for A/B measurements of what the modes cost.
-    static const bool float_controls = [] {
-      const char* v = std::getenv("NXV_FLOAT_CONTROLS");
-      return v == nullptr || std::string_view(v) != "0";
-    }();
+    static const bool float_controls = nxv::detail::env_flag("NXV_FLOAT_CONTROLS", /*unset=*/true);
     const auto patched = float_controls ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
                                                                       d.signed_zero_inf_nan_f32,
                                                                       d.signed_zero_inf_nan_f64})

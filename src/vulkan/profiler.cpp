@@ -2,15 +2,12 @@
 #include "vulkan/profiler.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
+
+#include "core/env.hpp"
 
 namespace nxv::vulkan {
 
-bool profiling_requested() {
-  const char* v = std::getenv("NXV_PROFILE");
-  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
-}
+bool profiling_requested() { return nxv::detail::env_flag("NXV_PROFILE"); }
 
 void ProfileTotals::add(const std::string& shader, std::uint64_t nanoseconds) {
   std::lock_guard lock(mutex_);
