@@ -24,8 +24,9 @@ using io::json::quote;
 
 struct OurStep {
   StepSetup setup;
-  Stats stats, fused_stats;  // jitted with the evaluator (op by op) and with the fusion compiler
-  double first_loss = 0, fused_first_loss = 0;
+  // Jitted with the evaluator (op by op), with the fusion compiler, and with the fusion compiler not replaying.
+  Stats stats, fused_stats, unreplayed_stats;
+  double first_loss = 0, fused_first_loss = 0, unreplayed_first_loss = 0;
   std::string file;
 };
 
@@ -61,20 +62,24 @@ SuiteReport run_peers_suite(const Options& o) {
   std::vector<OurStep> steps;
   for (const std::string& model : o.models)
     for (std::int64_t batch : o.batches) {
-      OurStep s{{model, batch, DType::f32}, {}, {}, 0, 0, ""};
+      OurStep s{{model, batch, DType::f32}, {}, {}, {}, 0, 0, 0, ""};
       s.file = s.setup.id() + ".safetensors";
       std::fprintf(stderr, "[peers] %s: our step\n", s.setup.label().c_str());
       const StepData data = make_step_data(s.setup, o.lr);
       Trainer t(s.setup, data, gpu);
       Trainer fused(s.setup, data, gpu, Trainer::Jit::fusion_compiler);
+      Trainer unreplayed(s.setup, data, gpu, Trainer::Jit::fusion_compiler_without_replay);
       s.first_loss = t.step();
       s.fused_first_loss = fused.step();
+      s.unreplayed_first_loss = unreplayed.step();
       const std::vector<Stats> stats =
           alternate({{"Vulkan", [&] { return time_seconds([&] { t.step(); }); }, 0, true},
-                     {"Vulkan fused", [&] { return time_seconds([&] { fused.step(); }); }, 0, true}},
+                     {"Vulkan fused", [&] { return time_seconds([&] { fused.step(); }); }, 0, true},
+                     {"Vulkan fused, no replay", [&] { return time_seconds([&] { unreplayed.step(); }); }, 0, true}},
                     o.repeat, o.warmup_ms);
       s.stats = stats[0];
       s.fused_stats = stats[1];
+      s.unreplayed_stats = stats[2];
       steps.push_back(std::move(s));
     }
   export_steps(dir, steps, o.lr);
@@ -96,12 +101,17 @@ SuiteReport run_peers_suite(const Options& o) {
   for (const OurStep& s : steps) {
     const Measurement ours = time_in("nx_vulkan (Vulkan)", s.stats, 1e3);
     const Measurement fused = time_in("nx_vulkan fusion compiler", s.fused_stats, 1e3);
+    const Measurement unreplayed = time_in("nx_vulkan fusion compiler, no replay", s.unreplayed_stats, 1e3);
     const bool small = s.setup.batch == 32 && (s.setup.model == "mlp" || s.setup.model == "lenet");
     // Issue 7: compiled = eager bit for bit, never slower, >= 1.5x faster on the MLP and LeNet steps at batch 32.
     report.checks.push_back(check_close(s.setup.label() + ": first-step loss, fusion compiler vs op by op",
                                         s.fused_first_loss, s.first_loss, 0.0));
+    report.checks.push_back(check_close(s.setup.label() + ": first-step loss, compiled without replay vs op by op",
+                                        s.unreplayed_first_loss, s.first_loss, 0.0));
     report.rows.push_back({"peers." + s.setup.id() + ".fusion", s.setup.label() + ": training step", "ms", fused,
                            ours, "compiled / op by op", Target{"<=", small ? 1 / 1.5 : 1.0}, ""});
+    report.rows.push_back({"peers." + s.setup.id() + ".replay", s.setup.label() + ": training step", "ms", fused,
+                           unreplayed, "replayed / recorded each call", std::nullopt, ""});
     for (const auto& [arm, label, bound] :
          {std::tuple{"eager", "PyTorch eager", 0.5}, std::tuple{"compiled", "torch.compile reduce-overhead", 1.0}}) {
       const PeerSeries* theirs = peer.find(s.setup.id() + "." + arm);
@@ -125,8 +135,9 @@ SuiteReport run_peers_suite(const Options& o) {
       report.rows.push_back(std::move(compiled_row));
     }
   }
-  report.notes.push_back("Our arms (the step jitted with the evaluator, op by op, and with the fusion compiler, "
-                         "alternately) are timed first, then torch_step.py (warm-up, then eager and compiled "
+  report.notes.push_back("Our arms (the step jitted with the evaluator, op by op, with the fusion compiler, and "
+                         "with the fusion compiler recording every call instead of replaying, alternately) are timed "
+                         "first, then torch_step.py (warm-up, then eager and compiled "
                          "alternately) in a child process; TF32 off; SGD lr " + format_number(o.lr) +
                          ", loss .item() each step.");
   return report;

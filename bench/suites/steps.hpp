@@ -31,7 +31,7 @@ StepData make_step_data(const StepSetup& s, double lr);
 // A training state on one backend: parameters that each step() replaces with the updated ones.
 class Trainer {
  public:
-  enum class Jit { evaluator, fusion_compiler };
+  enum class Jit { evaluator, fusion_compiler, fusion_compiler_without_replay };
   Trainer(const StepSetup& setup, const StepData& data, Backend& backend, Jit jit = Jit::evaluator);
   // One step: returns the loss (of the parameters before the update), read back to the host.
   double step();

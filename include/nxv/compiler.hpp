@@ -13,7 +13,12 @@
 // they load (in the eager reduction's order), and a region over a reduction's result runs in the reduction's
 // kernel as its epilogue: softmax and log-softmax take 3 dispatches.
 //
-// Environment: NXV_FUSION=0 plans every node as an eager stage (for A/B comparisons), NXV_FUSION=elementwise
+// Replay (the idea of CUDA graphs): the first call records its stages into a command buffer of the executable's
+// own, and intermediates that die during the call share memory by liveness; later calls (the same signature, so
+// the same shapes) copy their inputs in, execute that command buffer again and copy the outputs into fresh
+// tensors, recording nothing. Graphs that read a value back on the host while running are not replayed.
+//
+// Environment: NXV_REPLAY=0 turns replay off (as does {.replay = false}); NXV_FUSION=0 plans every node as an eager stage (for A/B comparisons), NXV_FUSION=elementwise
 // fuses elementwise regions only (every reduction eager, no epilogues); NXV_DEBUG prints each
 // compiled graph's stage plan (stages, ops per stage, dispatches, buffers). Signatures that are not entirely
 // on the Vulkan backend, or a device without f64/int64/8-bit support, use the evaluator.
@@ -24,6 +29,10 @@
 
 namespace nxv {
 
-std::shared_ptr<Compiler> vulkan_compiler();
+struct VulkanCompilerOptions {
+  bool replay = true;  // record each executable's first call and replay it on later calls
+};
+
+std::shared_ptr<Compiler> vulkan_compiler(VulkanCompilerOptions options = {});
 
 }  // namespace nxv

@@ -45,6 +45,7 @@ void flush();
 struct Counters {
   std::uint64_t dispatches = 0, submits = 0, fence_waits = 0, barriers = 0;
   std::uint64_t bytes_uploaded = 0, bytes_downloaded = 0, pipelines_created = 0;
+  std::uint64_t replays = 0;  // pre-recorded command buffers executed again (a compiled call's replay)
 };
 Counters counters();
 

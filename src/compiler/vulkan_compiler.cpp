@@ -1,6 +1,14 @@
 // The Vulkan fusion compiler's Compiler and Executable: plans stages (plan.hpp), generates and compiles one
 // kernel per fused region at compile time (codegen.hpp, shader_cache.hpp), and runs a call's stages into one
 // batch: fused stages as dispatches of their generated pipelines, the others through apply() as eagerly.
+//
+// Replay: the first call copies its inputs into buffers of the executable's own and runs the stages under a
+// runtime capture (runtime.hpp), which records them into a reusable command buffer and gives the values that
+// die inside the call memory shared by liveness. Later calls (an executable serves one input signature, so
+// the same shapes) copy their inputs into those buffers, execute the recording and copy the outputs into fresh
+// buffers: no recording and no allocation beyond the outputs. A graph whose stages cannot be replayed (one that
+// reads a value back on the host, a host fallback) spoils its capture and runs stage by stage on every call.
+// NXV_REPLAY=0 turns replay off for A/B runs; NXV_PROFILE and NXV_BATCH_MAX=0 also do (both need the batch).
 #include <cstdlib>
 #include <iostream>
 #include <limits>
@@ -18,6 +26,7 @@
 #include "vulkan/diagnostics.hpp"
 #include "vulkan/kernels/layout.hpp"
 #include "vulkan/pipelines.hpp"
+#include "vulkan/profiler.hpp"
 #include "vulkan/runtime_shaders.hpp"
 
 namespace nxv::compiler {
@@ -39,6 +48,36 @@ class OneBatch {
   int saved_;
 };
 
+bool replay_enabled(const VulkanCompilerOptions& options) {
+  return options.replay && nxv::detail::env_flag("NXV_REPLAY", true) && vulkan::batch_max() > 0 &&
+         !vulkan::profiling_requested();
+}
+
+std::size_t bytes_of(const TensorType& t) { return static_cast<std::size_t>(num_elements(t.shape)) * size_of(t.dtype); }
+
+// Ends a capture that an exception interrupted, so that the runtime does not go on capturing.
+class CaptureScope {
+ public:
+  explicit CaptureScope(bool capture) : active_(capture && vulkan::runtime().begin_capture()) {}
+  ~CaptureScope() {
+    if (!active_) return;
+    try {
+      vulkan::runtime().end_capture();
+    } catch (const std::exception&) {  // already unwinding from the error that matters
+    }
+  }
+  vulkan::RecordingPtr end() {
+    if (!active_) return nullptr;
+    active_ = false;
+    return vulkan::runtime().end_capture();
+  }
+  CaptureScope(const CaptureScope&) = delete;
+  CaptureScope& operator=(const CaptureScope&) = delete;
+
+ private:
+  bool active_;
+};
+
 struct CompiledStage {
   const vulkan::Pipeline* pipeline = nullptr;  // fused stages with a non-empty domain
   vulkan::kernels::Grid grid;
@@ -49,7 +88,8 @@ struct CompiledStage {
 
 class FusedExecutable final : public Executable {
  public:
-  FusedExecutable(const Graph& graph, const Signature& signature) : graph_(graph) {
+  FusedExecutable(const Graph& graph, const Signature& signature, const VulkanCompilerOptions& options)
+      : graph_(graph), options_(options) {
     const char* fusion = std::getenv("NXV_FUSION");
     const bool elementwise_only = fusion != nullptr && std::string_view(fusion) == "elementwise";
     plan_ = plan_stages(graph_, nxv::detail::env_flag("NXV_FUSION", true), vulkan::kMaxBindings, !elementwise_only);
@@ -100,12 +140,27 @@ class FusedExecutable final : public Executable {
     }
     NXV_CHECK(inputs.size() == graph_.parameters.size(), "jit (vulkan compiler)", "got ", inputs.size(),
               " inputs for a graph of ", graph_.parameters.size(), " parameters");
+    OneBatch batch;
+    if (recording_) return replay(inputs);
+    const bool capture = !capture_tried_ && replay_enabled(options_);
+    capture_tried_ = true;
     std::vector<Tensor> values(graph_.nodes.size());
-    for (std::size_t i = 0; i < inputs.size(); ++i) values[graph_.parameters[i]] = inputs[i];
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const NodeId p = graph_.parameters[i];
+      if (!capture) {
+        values[p] = inputs[i];
+        continue;
+      }
+      const TensorType& type = graph_.nodes[p].type;
+      parameter_buffers_.push_back(vulkan::runtime().allocate(bytes_of(type)));
+      vulkan::runtime().copy(vulkan::buffer_of(inputs[i], "jit (vulkan compiler)"), parameter_buffers_.back(),
+                             bytes_of(type));
+      values[p] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(parameter_buffers_.back()));
+    }
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
       if (graph_.nodes[i].kind == NodeKind::constant) values[i] = graph_.nodes[i].constant;
 
-    OneBatch batch;
+    CaptureScope scope(capture);
     for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
       const Stage& st = plan_.stages[s];
       if (st.kind == Stage::Kind::eager)
@@ -116,10 +171,49 @@ class FusedExecutable final : public Executable {
     }
     std::vector<Tensor> outputs;
     for (NodeId o : graph_.outputs) outputs.push_back(values[o]);
-    return outputs;
+    if (!capture) return outputs;
+    vulkan::RecordingPtr recording = scope.end();
+    if (recording == nullptr) {  // spoiled: these values are plain tensors, and later calls run stage by stage
+      parameter_buffers_.clear();
+      if (nxv::detail::env_flag("NXV_DEBUG"))
+        std::cerr << "nxv fusion compiler: the graph cannot be replayed (it waits for the device); running it "
+                     "stage by stage\n";
+      return outputs;
+    }
+    recording_ = std::move(recording);
+    for (const Tensor& t : outputs) output_buffers_.push_back(vulkan::buffer_of(t, "jit (vulkan compiler)"));
+    if (nxv::detail::env_flag("NXV_DEBUG")) {
+      const vulkan::RecordingStats r = vulkan::stats(*recording_);
+      std::cerr << "nxv fusion compiler: recorded for replay: " << r.dispatches << " dispatches, " << r.barriers
+                << " barriers; " << r.buffers << " buffers of " << r.bytes << " bytes for " << r.allocations
+                << " allocations of " << r.requested_bytes << " bytes\n";
+    }
+    return copy_outputs();
   }
 
  private:
+  std::vector<Tensor> replay(std::span<const Tensor> inputs) {
+    vulkan::Runtime& rt = vulkan::runtime();
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      rt.copy(vulkan::buffer_of(inputs[i], "jit (vulkan compiler)"), parameter_buffers_[i],
+              bytes_of(graph_.nodes[graph_.parameters[i]].type));
+    rt.replay(recording_);
+    return copy_outputs();
+  }
+
+  // The recording writes its outputs into the same buffers on every call; the caller gets copies it may keep.
+  std::vector<Tensor> copy_outputs() {
+    vulkan::Runtime& rt = vulkan::runtime();
+    std::vector<Tensor> outputs;
+    for (std::size_t o = 0; o < graph_.outputs.size(); ++o) {
+      const TensorType& type = graph_.nodes[graph_.outputs[o]].type;
+      vulkan::BufferPtr fresh = rt.allocate(bytes_of(type));
+      rt.copy(output_buffers_[o], fresh, bytes_of(type));
+      outputs.emplace_back(type, vulkan::backend(), std::make_shared<vulkan::VulkanStorage>(std::move(fresh)));
+    }
+    return outputs;
+  }
+
   static Tensor run_eager(const Node& n, const std::vector<Tensor>& values, Backend& vk) {
     if (n.kind == NodeKind::stop_gradient) return values[n.inputs[0]];
     if (n.kind == NodeKind::custom_vjp) return values[n.inputs.back()];
@@ -185,21 +279,31 @@ class FusedExecutable final : public Executable {
   }
 
   Graph graph_;
+  VulkanCompilerOptions options_;
   Plan plan_;
   std::vector<CompiledStage> compiled_;
   bool constants_placed_ = false;
+  bool capture_tried_ = false;
+  vulkan::RecordingPtr recording_;                   // after a complete capture
+  std::vector<vulkan::BufferPtr> parameter_buffers_;  // the recording reads its inputs from these
+  std::vector<vulkan::BufferPtr> output_buffers_;     // and writes its outputs into these
 };
 
 class VulkanCompiler final : public Compiler {
  public:
+  explicit VulkanCompiler(const VulkanCompilerOptions& options) : options_(options) {}
+
   std::unique_ptr<Executable> compile(const Graph& graph, const Signature& signature) override {
     if (!vulkan::available() || !vulkan::kernels::device_ready()) return evaluator()->compile(graph, signature);
     Backend& vk = vulkan::backend();
     if (signature.backends.empty()) return evaluator()->compile(graph, signature);  // runs on the default backend
     for (Backend* b : signature.backends)
       if (b != &vk) return evaluator()->compile(graph, signature);
-    return std::make_unique<FusedExecutable>(graph, signature);
+    return std::make_unique<FusedExecutable>(graph, signature, options_);
   }
+
+ private:
+  VulkanCompilerOptions options_;
 };
 
 }  // namespace
@@ -207,9 +311,11 @@ class VulkanCompiler final : public Compiler {
 
 namespace nxv {
 
-std::shared_ptr<Compiler> vulkan_compiler() {
-  static const std::shared_ptr<Compiler> instance = std::make_shared<compiler::VulkanCompiler>();
-  return instance;
+std::shared_ptr<Compiler> vulkan_compiler(VulkanCompilerOptions options) {
+  static const std::shared_ptr<Compiler> replaying = std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{});
+  static const std::shared_ptr<Compiler> not_replaying =
+      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = false});
+  return options.replay ? replaying : not_replaying;
 }
 
 }  // namespace nxv

@@ -33,6 +33,33 @@ constexpr auto kDeviceWrites = vk::AccessFlagBits::eShaderWrite | vk::AccessFlag
 
 }  // namespace
 
+Recording::Recording(const Context& context, std::uint64_t id) : id(id) {
+  pool = vk::raii::CommandPool(context.device, vk::CommandPoolCreateInfo{.queueFamilyIndex = context.queue_family});
+  vk::raii::CommandBuffers buffers(context.device,
+                                   vk::CommandBufferAllocateInfo{.commandPool = *pool,
+                                                                 .level = vk::CommandBufferLevel::eSecondary,
+                                                                 .commandBufferCount = 1});
+  commands = std::move(buffers[0]);
+  const vk::CommandBufferInheritanceInfo inheritance{};
+  // Simultaneous use: a replay may be submitted while the previous one is still in flight.
+  commands.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eSimultaneousUse,
+                                            .pInheritanceInfo = &inheritance});
+}
+
+Recording::~Recording() {
+  if (runtime_alive()) return;  // the members free the command buffer and its pool
+  commands.release();
+  pool.release();
+}
+
+BufferPtr Recording::reuse(std::size_t bytes) {
+  ++allocations;
+  requested_bytes += bytes;
+  for (const auto& b : owned)
+    if (b.use_count() == 1 && b->size() == bytes) return b;
+  return nullptr;
+}
+
 int batch_max() { return batch_cap().load(std::memory_order_relaxed); }
 void set_batch_max(int dispatches) { batch_cap().store(std::max(0, dispatches), std::memory_order_relaxed); }
 
@@ -81,16 +108,28 @@ vk::raii::CommandBuffer& CommandStream::begin() {
   return slot.commands;
 }
 
+vk::raii::CommandBuffer& CommandStream::target() { return capture_ ? capture_->commands : begin(); }
+
 void CommandStream::barrier() {
   const vk::MemoryBarrier memory{.srcAccessMask = kDeviceWrites,
                                  .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eTransferRead |
                                                   kDeviceWrites};
-  slots_[current_].commands.pipelineBarrier(kDeviceStages, kDeviceStages, {}, memory, {}, {});
+  target().pipelineBarrier(kDeviceStages, kDeviceStages, {}, memory, {}, {});
   ++epoch_;
-  count(counter_state().barriers);
+  if (capture_)
+    ++capture_->barriers;
+  else
+    count(counter_state().barriers);
 }
 
 void CommandStream::reference(const BufferPtr& buffer, DeviceBuffer& device_buffer) {
+  if (capture_) {
+    HazardState& h = device_buffer.hazards;
+    if (h.capture == capture_->id || h.capture_ref == capture_->id) return;  // owned, or already held
+    h.capture_ref = capture_->id;
+    capture_->references.push_back(buffer);
+    return;
+  }
   if (device_buffer.hazards.ref_serial == recording_serial_) return;
   device_buffer.hazards.ref_serial = recording_serial_;
   slots_[current_].references.push_back(buffer);
@@ -110,7 +149,7 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
     detail::fail("vulkan dispatch of '", pipeline.shader, "': got ", groups_x, "x", groups_y, "x", groups_z,
                  " workgroups, the device allows ", max_groups[0], "x", max_groups[1], "x", max_groups[2]);
 
-  auto& commands = begin();
+  auto& commands = target();
   bool hazard = false;
   for (std::size_t i = 0; i < bindings.size(); ++i) {
     const HazardState& h = device_buffer(bindings[i].buffer, pipeline, i).hazards;
@@ -142,6 +181,11 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
     commands.pushConstants<std::byte>(pipeline.layout, vk::ShaderStageFlagBits::eCompute, 0,
                                       vk::ArrayProxy<const std::byte>(static_cast<std::uint32_t>(push.size()),
                                                                       push.data()));
+  if (capture_) {
+    commands.dispatch(groups_x, groups_y, groups_z);
+    ++capture_->dispatches;
+    return;
+  }
   Slot& slot = slots_[current_];
   const bool profiled = *profile_queries_ && slot.profiled.size() < kProfiledPerSlot;
   const auto query = static_cast<std::uint32_t>(2 * (kProfiledPerSlot * current_ + slot.profiled.size()));
@@ -164,6 +208,7 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
 void CommandStream::copy_in(vk::Buffer src, std::size_t src_offset, const BufferPtr& dst, std::size_t dst_offset,
                             std::size_t bytes) {
   if (bytes == 0) return;
+  spoil_capture();  // the staging bytes are this call's
   auto& commands = begin();
   DeviceBuffer& b = static_cast<DeviceBuffer&>(*dst);
   if (b.hazards.write_epoch == epoch_ || b.hazards.read_epoch == epoch_) barrier();
@@ -176,6 +221,7 @@ void CommandStream::copy_in(vk::Buffer src, std::size_t src_offset, const Buffer
 
 void CommandStream::copy_out(const BufferPtr& src, std::size_t src_offset, vk::Buffer dst, std::size_t bytes) {
   if (bytes == 0) return;
+  spoil_capture();  // a download waits for its batch
   auto& commands = begin();
   DeviceBuffer& b = static_cast<DeviceBuffer&>(*src);
   if (b.hazards.write_epoch == epoch_) barrier();
@@ -185,7 +231,76 @@ void CommandStream::copy_out(const BufferPtr& src, std::size_t src_offset, vk::B
                                                       .size = bytes});
 }
 
+void CommandStream::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t bytes) {
+  if (bytes == 0) return;
+  auto& commands = target();
+  DeviceBuffer& from = static_cast<DeviceBuffer&>(*src);
+  DeviceBuffer& to = static_cast<DeviceBuffer&>(*dst);
+  if (bytes > from.size() || bytes > to.size())
+    detail::fail("vulkan copy: got ", bytes, " bytes for buffers of ", from.size(), " and ", to.size(), " bytes");
+  if (from.hazards.write_epoch == epoch_ || to.hazards.write_epoch == epoch_ || to.hazards.read_epoch == epoch_)
+    barrier();
+  from.hazards.read_epoch = epoch_;
+  to.hazards.write_epoch = epoch_;
+  to.hazards.write_serial = recording_serial_;
+  reference(src, from);
+  reference(dst, to);
+  commands.copyBuffer(from.handle(), to.handle(),
+                      vk::BufferCopy{.srcOffset = from.offset(), .dstOffset = to.offset(), .size = bytes});
+}
+
+void CommandStream::begin_capture(std::shared_ptr<Recording> recording) {
+  spoil_capture();
+  capture_ = std::move(recording);
+  ++epoch_;  // execute() puts a barrier before the recording: nothing recorded earlier is in its first epoch
+  bound_pipeline_ = nullptr;
+}
+
+std::shared_ptr<Recording> CommandStream::end_capture() {
+  if (!capture_) return nullptr;
+  std::shared_ptr<Recording> recording = std::move(capture_);
+  recording->commands.end();
+  execute(recording);
+  return recording;
+}
+
+void CommandStream::spoil_capture() {
+  if (!capture_) return;
+  capture_->spoiled = true;
+  end_capture();
+}
+
+void CommandStream::execute(const std::shared_ptr<Recording>& recording) {
+  if (capture_) detail::fail("vulkan: a recording cannot be executed while capturing");
+  auto& commands = begin();
+  barrier();
+  commands.executeCommands(*recording->commands);
+  barrier();
+  bound_pipeline_ = nullptr;  // the primary's bound state is undefined after vkCmdExecuteCommands
+  // Uploads into and downloads of its buffers wait for this batch (batch.hpp's serial rules).
+  for (const auto& b : recording->owned) {
+    b->hazards.ref_serial = recording_serial_;
+    b->hazards.write_serial = recording_serial_;
+  }
+  for (const auto& buffer : recording->references) {
+    DeviceBuffer& b = static_cast<DeviceBuffer&>(*buffer);
+    b.hazards.ref_serial = recording_serial_;
+    b.hazards.write_serial = recording_serial_;
+  }
+  Slot& slot = slots_[current_];
+  slot.recordings.push_back(recording);
+  count(counter_state().dispatches, recording->dispatches);
+  count(counter_state().barriers, recording->barriers);
+  pending_dispatches_ += recording->dispatches;
+  const int cap = batch_max();
+  if (cap == 0)
+    finish();
+  else if (pending_dispatches_ >= static_cast<std::uint32_t>(cap))
+    submit();
+}
+
 void CommandStream::submit() {
+  spoil_capture();
   if (!recording_) return;
   Slot& slot = slots_[current_];
   // Makes every device write of the batch visible to the host, which reads downloads (mapped or through the
@@ -211,6 +326,7 @@ void CommandStream::retire(Slot& slot) {
   context_.device.resetFences(*slot.fence);
   if (!slot.profiled.empty()) read_profile(slot, static_cast<std::size_t>(&slot - slots_.data()));
   slot.references.clear();  // buffers the program already dropped return to the cache here
+  slot.recordings.clear();
   slot.in_flight = false;
   completed_serial_ = std::max(completed_serial_, slot.serial);
 }
@@ -228,6 +344,7 @@ void CommandStream::read_profile(Slot& slot, std::size_t index) {
 }
 
 void CommandStream::wait_for(std::uint64_t serial) {
+  spoil_capture();
   if (serial >= recording_serial_) submit();
   // Submitted slots complete in submission order: retire the oldest first.
   for (std::size_t i = 1; i <= kSlots; ++i) {

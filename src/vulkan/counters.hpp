@@ -9,7 +9,7 @@ namespace nxv::vulkan {
 
 struct AtomicCounters {
   std::atomic<std::uint64_t> dispatches{0}, submits{0}, fence_waits{0}, barriers{0};
-  std::atomic<std::uint64_t> bytes_uploaded{0}, bytes_downloaded{0}, pipelines_created{0};
+  std::atomic<std::uint64_t> bytes_uploaded{0}, bytes_downloaded{0}, pipelines_created{0}, replays{0};
 };
 
 inline AtomicCounters& counter_state() {

@@ -38,6 +38,8 @@ struct HazardState {
   std::uint64_t read_epoch = 0, write_epoch = 0;  // barrier epochs of the last read / write
   std::uint64_t write_serial = 0;                 // batch serial of the last write (0: none)
   std::uint64_t ref_serial = 0;                   // batch serial that already holds a reference
+  std::uint64_t capture = 0;                      // the capture (Recording::id) that allocated it, 0: none
+  std::uint64_t capture_ref = 0;                  // the capture that already holds a reference
 };
 
 class DeviceBuffer final : public Buffer {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <thread>
 
 #include "nxv/error.hpp"
 #include "vulkan/batch.hpp"
@@ -68,6 +69,17 @@ class RuntimeImpl final : public Runtime {
   const DeviceFeatures& features() const override { return context_->features; }
 
   BufferPtr allocate(std::size_t bytes) override {
+    if (capture_thread_.load(std::memory_order_relaxed) == std::this_thread::get_id()) {
+      std::lock_guard lock(mutex_);
+      if (Recording* r = stream_.capture()) {
+        if (BufferPtr reused = r->reuse(bytes)) return reused;
+        if (auto buffer = allocator_->try_allocate(bytes)) {
+          buffer->hazards.capture = r->id;
+          r->owned.push_back(buffer);
+          return buffer;
+        }
+      }
+    }
     if (auto buffer = allocator_->try_allocate(bytes)) return buffer;
     {
       std::lock_guard lock(mutex_);
@@ -86,6 +98,10 @@ class RuntimeImpl final : public Runtime {
       detail::fail("vulkan upload: got ", src.size(), " bytes for a buffer of ", b.size(), " bytes");
     if (src.empty()) return;
     vulkan_call("upload", [&] {
+      {
+        std::lock_guard lock(mutex_);
+        stream_.spoil_capture();  // the host bytes are this call's
+      }
       if (b.mapped()) {
         {
           std::lock_guard lock(mutex_);
@@ -107,6 +123,10 @@ class RuntimeImpl final : public Runtime {
       detail::fail("vulkan download: asked for ", dst.size(), " bytes of a buffer of ", b.size(), " bytes");
     if (dst.empty()) return;
     vulkan_call("download", [&] {
+      {
+        std::lock_guard lock(mutex_);
+        stream_.spoil_capture();  // a download waits for the work before it
+      }
       if (b.mapped()) {
         {
           std::lock_guard lock(mutex_);
@@ -131,14 +151,53 @@ class RuntimeImpl final : public Runtime {
     if (pipeline == nullptr) detail::fail("vulkan dispatch: got a null pipeline");
     std::lock_guard lock(mutex_);
     vulkan_call("dispatch", [&] {
+      spoil_foreign_capture();
       stream_.dispatch(*pipeline, std::span<const Binding>(bindings.begin(), bindings.size()), push, groups_x,
                        groups_y, groups_z);
+    });
+  }
+
+  void copy(const BufferPtr& src, const BufferPtr& dst, std::size_t bytes) override {
+    device_buffer(src, "copy");
+    device_buffer(dst, "copy");
+    std::lock_guard lock(mutex_);
+    vulkan_call("copy", [&] {
+      spoil_foreign_capture();
+      stream_.copy(src, dst, bytes);
     });
   }
 
   void flush() override {
     std::lock_guard lock(mutex_);
     vulkan_call("flush", [&] { finish_locked(); });
+  }
+
+  bool begin_capture() override {
+    std::lock_guard lock(mutex_);
+    if (stream_.capture() != nullptr) return false;
+    vulkan_call("begin_capture", [&] {
+      stream_.begin_capture(std::make_shared<Recording>(*context_, ++captures_));
+    });
+    capture_thread_.store(std::this_thread::get_id());
+    return true;
+  }
+
+  RecordingPtr end_capture() override {
+    std::lock_guard lock(mutex_);
+    // A capture spoiled by someone else's work may have been followed by another thread's: not ours to end.
+    if (capture_thread_.load() != std::this_thread::get_id()) return nullptr;
+    capture_thread_.store(std::thread::id());
+    return vulkan_call("end_capture", [&] { return stream_.end_capture(); });
+  }
+
+  void replay(const RecordingPtr& recording) override {
+    if (recording == nullptr || recording->spoiled) detail::fail("vulkan replay: got no complete recording");
+    std::lock_guard lock(mutex_);
+    vulkan_call("replay", [&] {
+      spoil_foreign_capture();
+      stream_.execute(recording);
+    });
+    count(counter_state().replays);
   }
 
   MemoryStats memory_stats() const { return allocator_->stats(); }
@@ -160,6 +219,14 @@ class RuntimeImpl final : public Runtime {
   }
 
  private:
+  // Work from a thread other than the capturing one must not end up in its recording.
+  void spoil_foreign_capture() {
+    if (stream_.capture() != nullptr && capture_thread_.load() != std::this_thread::get_id()) {
+      stream_.spoil_capture();
+      capture_thread_.store(std::thread::id());
+    }
+  }
+
   void finish_locked() {
     stream_.finish();
     if (staging_) staging_->release(stream_.completed_serial());
@@ -205,6 +272,8 @@ class RuntimeImpl final : public Runtime {
   PipelineCache pipelines_;
   CommandStream stream_;
   std::mutex mutex_;  // one lock around pipelines, recording and submission
+  std::atomic<std::thread::id> capture_thread_{};  // the capturing thread, while a capture runs
+  std::uint64_t captures_ = 0;
 };
 
 std::unique_ptr<RuntimeImpl> create_runtime(const RuntimeOptions& options) {
@@ -239,9 +308,12 @@ void print_kernel_profile() {
                  1000.0 * r.gpu_ms / static_cast<double>(r.dispatches));
 }
 
+std::atomic<bool> g_shut_down{false};
+
 void shut_down_default_runtime() {
   std::lock_guard lock(g_create_mutex);
   g_runtime.store(nullptr);
+  g_shut_down.store(true);
   if (auto& r = default_runtime()) {
     try {
       r->keep_device_for_surviving_buffers();
@@ -254,6 +326,15 @@ void shut_down_default_runtime() {
 }
 
 }  // namespace
+
+bool runtime_alive() { return !g_shut_down.load(); }
+
+RecordingStats stats(const Recording& r) {
+  RecordingStats s{.dispatches = r.dispatches, .barriers = r.barriers, .buffers = r.owned.size(),
+                   .allocations = r.allocations, .requested_bytes = r.requested_bytes};
+  for (const auto& b : r.owned) s.bytes += b->size();
+  return s;
+}
 
 Runtime& runtime() {
   if (RuntimeImpl* r = g_runtime.load(std::memory_order_acquire)) return *r;
@@ -288,7 +369,8 @@ Counters counters() {
   const AtomicCounters& c = counter_state();
   return Counters{.dispatches = c.dispatches.load(), .submits = c.submits.load(), .fence_waits = c.fence_waits.load(),
                   .barriers = c.barriers.load(), .bytes_uploaded = c.bytes_uploaded.load(),
-                  .bytes_downloaded = c.bytes_downloaded.load(), .pipelines_created = c.pipelines_created.load()};
+                  .bytes_downloaded = c.bytes_downloaded.load(), .pipelines_created = c.pipelines_created.load(),
+                  .replays = c.replays.load()};
 }
 
 MemoryStats memory_stats() {

@@ -29,6 +29,17 @@ using BufferPtr = std::shared_ptr<Buffer>;
 // the pointer stays valid for the runtime's lifetime, so kernels may keep it.
 class Pipeline;
 
+// Dispatches recorded once and executed again on later calls (command-buffer replay; see Runtime::begin_capture).
+// Holds the buffers its commands use.
+struct Recording;
+using RecordingPtr = std::shared_ptr<Recording>;
+struct RecordingStats {
+  std::uint32_t dispatches = 0, barriers = 0;
+  std::uint64_t buffers = 0, bytes = 0;                // the memory it owns
+  std::uint64_t allocations = 0, requested_bytes = 0;  // what capture asked for, before reuse
+};
+RecordingStats stats(const Recording& recording);
+
 // One storage-buffer binding of a dispatch, in binding order (binding 0, 1, 2, ...; set 0).
 struct Binding {
   const BufferPtr* buffer;
@@ -67,8 +78,22 @@ class Runtime {
   virtual void dispatch(const Pipeline* pipeline, std::initializer_list<Binding> bindings,
                         std::span<const std::byte> push, std::uint32_t groups_x, std::uint32_t groups_y = 1,
                         std::uint32_t groups_z = 1) = 0;
+  // Records a copy of the first `bytes` of `src` into `dst`, ordered like a dispatch.
+  virtual void copy(const BufferPtr& src, const BufferPtr& dst, std::size_t bytes) = 0;
   // Submits the pending batch and waits for it.
   virtual void flush() = 0;
+
+  // Capture (the idea of CUDA graphs): until end_capture, this thread's dispatches and copies are recorded into a
+  // reusable command buffer instead of the pending batch, and its allocations come from the recording's own
+  // memory, where a buffer that nobody but the recording holds any more is handed out again: intermediates that
+  // die share memory by liveness, ordered by the usual hazard barriers. Anything that cannot be replayed (an
+  // upload, a download, a flush, work from another thread) spoils the capture: what it recorded runs in order
+  // and end_capture returns nullptr. One capture at a time: false (and no capture) while another one runs.
+  virtual bool begin_capture() = 0;
+  // Ends the capture and executes its recording once in the pending batch; the recording, or nullptr if spoiled.
+  virtual RecordingPtr end_capture() = 0;
+  // Executes a recording again in the pending batch, after the work recorded before and before the work after.
+  virtual void replay(const RecordingPtr& recording) = 0;
 };
 
 // The runtime of the default device, created on first use; nxv::Error if there is no usable Vulkan device.

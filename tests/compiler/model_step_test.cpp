@@ -1,5 +1,6 @@
 // The compiled training step (value_and_grad + SGD update, batch 32) of the MLP and LeNet: bit-identical to the
-// eager step, zero host fallbacks, one submit per step, and fewer dispatches than eager; NXV_FUSION=0 gives the
+// eager step, zero host fallbacks, one submit per step, replayed after the first call with its intermediates
+// sharing memory by liveness, and fewer dispatches than eager; NXV_FUSION=0 gives the
 // eager dispatch count, NXV_FUSION=elementwise (no reduction or epilogue fusion) more than the full compiler. Prints dispatches, submits and step times (lavapipe here; the same test on the H200 with
 // --gtest_filter='CompiledStep.*').
 #include <gtest/gtest.h>
@@ -31,7 +32,7 @@ auto sgd_step(Loss loss) {
 }
 
 struct StepCounts {
-  std::uint64_t dispatches = 0, submits = 0;
+  std::uint64_t dispatches = 0, submits = 0, replays = 0;
   double ms = 0;  // the fastest of the timed steps
 };
 
@@ -55,6 +56,7 @@ StepCounts measure(Step& step, const Params& p, const Tensor& x, const Tensor& y
     const auto after = vulkan::counters();
     c.dispatches = after.dispatches - before.dispatches;
     c.submits = after.submits - before.submits;
+    c.replays = after.replays - before.replays;
   }
   return c;
 }
@@ -115,15 +117,40 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   EXPECT_EQ(r.submits, 1u);
   EXPECT_LE(c.dispatches, max_compiled_dispatches);
   EXPECT_EQ(c.submits, 1u);
+  EXPECT_EQ(c.replays, 1u) << "a warm compiled step replays its recording";
+  EXPECT_EQ(v.replays, 0u);
   EXPECT_EQ(u.dispatches, v.dispatches);
   EXPECT_EQ(u.submits, 1u);
 
-  // After the first calls, a compiled step allocates no device memory: its intermediates come from the caching
-  // allocator's free lists, which the previous step's dropped buffers refilled.
+  // After the first calls, a compiled step allocates no device memory: its intermediates live in its recording's
+  // memory, and its outputs come from the caching allocator's free lists, refilled by the previous step's.
   const std::uint64_t allocations = vulkan::memory_stats().device_allocations;
   for (int i = 0; i < 3; ++i) compiled(params, images, labels).first.item();
   vulkan::flush();
   EXPECT_EQ(vulkan::memory_stats().device_allocations, allocations) << m.name << ": device allocations in steady state";
+
+  // The recording's memory: values that die during the step share buffers, so it holds fewer bytes than the
+  // step's allocations asked for (NXV_DEBUG's "recorded for replay" line).
+  setenv("NXV_DEBUG", "1", 1);
+  ::testing::internal::CaptureStderr();
+  auto debug_step = jit(sgd_step(m.loss), {.compiler = vulkan_compiler()});
+  debug_step(params, images, labels).first.item();
+  const std::string debug = ::testing::internal::GetCapturedStderr();
+  unsetenv("NXV_DEBUG");
+  const std::size_t at = debug.find("recorded for replay:");
+  ASSERT_NE(at, std::string::npos) << debug;
+  unsigned long long dispatches = 0, barriers = 0, buffers = 0, bytes = 0, requests = 0, requested = 0;
+  ASSERT_EQ(std::sscanf(debug.c_str() + at,
+                        "recorded for replay: %llu dispatches, %llu barriers; %llu buffers of %llu bytes for %llu "
+                        "allocations of %llu bytes",
+                        &dispatches, &barriers, &buffers, &bytes, &requests, &requested),
+            6)
+      << debug.substr(at);
+  std::printf("  %s recording: %llu dispatches, %llu barriers; %llu buffers of %llu bytes for %llu allocations of %llu "
+              "bytes\n", m.name, dispatches, barriers, buffers, bytes, requests, requested);
+  EXPECT_EQ(dispatches, c.dispatches);
+  EXPECT_LT(buffers, requests);
+  EXPECT_LT(bytes, requested);
 }
 
 // 52 = 21 dispatches of 20 generated kernels + 31 dispatches of the 28 eager stages. Generated: 4 relu regions (forward and the
