@@ -29,7 +29,9 @@ layout(push_constant) uniform Push {
   uint batch_base;  // the host splits more than 65535 batches over several dispatches
   uint a_batch, a_m, a_k;
   uint b_batch, b_k, b_n;
+  // @epilogue-push
 } pc;
+// @epilogue-code (the fusion compiler's copies put their epilogue here: src/compiler/codegen.cpp)
 
 
 shared A_T a_tile[TK][TM];
@@ -86,7 +88,11 @@ void main() {
     if (row >= pc.m) continue;
     for (uint j = 0u; j < 4u; ++j) {
       uint col = n0 + tx + 16u * j;
-      if (col < pc.n) y_data[y_base + row * pc.n + col] = A_STORE(acc[i][j]);
+      if (col >= pc.n) continue;
+      y_data[y_base + row * pc.n + col] = A_STORE(acc[i][j]);
+#ifdef NXV_DOT_EPILOGUE
+      nxv_epilogue(y_base + row * pc.n + col, acc[i][j]);
+#endif
     }
   }
 }

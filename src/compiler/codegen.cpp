@@ -1,10 +1,12 @@
 // GLSL generation for fused regions (design in codegen.hpp).
 #include "compiler/codegen.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <sstream>
 
+#include "compiler/glsl_sources.hpp"
 #include "compiler/op_table.hpp"
 #include "nxv/error.hpp"
 #include "vulkan/kernels/layout.hpp"
@@ -98,9 +100,55 @@ std::string reduce_identity(ReduceFn fn, DType in, const std::string& acc) {
   return "?";
 }
 
+// shaders/kernels.cmake's nxv_type_defines for prefix A.
+std::string type_defines(DType t) {
+  const char* kind = is_float(t) ? "FLOAT" : t == DType::s32 || t == DType::s64 ? "INT" : "UINT";
+  std::string upper(name(t));
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return std::string("#define A_STORE ") + store_type(t) + "\n#define A_T " + compute_type(t) + "\n#define A_IS_" + kind +
+         " 1\n#define A_" + upper + " 1\n";
+}
+
+// Replaces the line that starts with `marker` (a comment of the source) by `with`.
+void replace_marker(std::string& text, std::string_view marker, const std::string& with) {
+  const std::size_t at = text.find(marker);
+  if (at == std::string::npos) detail::fail("fusion compiler: shaders/dot.comp has no '", marker, "' line");
+  text.replace(at, text.find('\n', at) - at, with);
+}
+
 class Generator {
  public:
   Generator(const Graph& g, const Kernel& k) : g_(g), k_(k) {}
+
+  // shaders/dot.comp with the epilogue after each output's store: the dot's own bindings 0-2 and push block,
+  // then the epilogue's bindings from 3 and its push words after the block's.
+  std::string run_dot() {
+    const Kernel& e = k_.epilogue.at(0);
+    const DType t = dtype(k_.reduce);
+    std::ostringstream code;
+    code << "#include \"lib/elementwise.glsl\"\n";
+    std::size_t binding = 3;
+    for (std::size_t r = 0; r < e.reads.size(); ++r)
+      if (e.reads[r].node != k_.reduce)
+        code << "layout(std430, binding = " << binding++ << ") readonly buffer EpilogueIn" << r << " { "
+             << store_type(dtype(e.reads[r].node)) << " ein" << r << "[]; };\n";
+    for (std::size_t o = 0; o < e.outputs.size(); ++o)
+      code << "layout(std430, binding = " << binding++ << ") writeonly buffer EpilogueOut" << o << " { "
+           << store_type(dtype(e.outputs[o].first)) << " eout" << o << "[]; };\n";
+    std::ostringstream function;
+    emit_epilogue(function, compute_type(t));
+    for (const auto& [key, text] : helpers_) code << text << "\n";
+    code << function.str();
+
+    const std::optional<std::string_view> source = glsl_source("shaders/dot.comp");
+    if (!source) detail::fail("fusion compiler: shaders/dot.comp is not embedded");
+    std::string text(*source);
+    replace_marker(text, "// @epilogue-push", e.push.empty() ? std::string() : "uint w[" + std::to_string(e.push.size()) + "];");
+    replace_marker(text, "// @epilogue-code", code.str());
+    const std::size_t version_end = text.find('\n', text.find("#version")) + 1;
+    text.insert(version_end, type_defines(t) + "#define NXV_DOT_EPILOGUE 1\n");
+    return text;
+  }
 
   std::string run() {
     std::ostringstream body;
@@ -359,6 +407,10 @@ class Generator {
 
 }  // namespace
 
-std::string generate_glsl(const Graph& graph, const Kernel& kernel) { return Generator(graph, kernel).run(); }
+std::string generate_glsl(const Graph& graph, const Kernel& kernel) {
+  return graph.nodes[kernel.reduce >= 0 ? kernel.reduce : 0].call.code == OpCode::dot && kernel.reduce >= 0
+             ? Generator(graph, kernel).run_dot()
+             : Generator(graph, kernel).run();
+}
 
 }  // namespace nxv::compiler

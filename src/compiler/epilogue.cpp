@@ -2,15 +2,26 @@
 #include "compiler/epilogue.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "compiler/index_map.hpp"
+#include "vulkan/kernels/dot.hpp"
 
 namespace nxv::compiler {
 namespace {
 
-// The reduce node a stage computes, when it could take an epilogue: a reduction stage without one, or an eager
-// reduce the generated kernel computes, of one chunk per (non-empty) output.
+// Whether an eager stage is a dot that a generated copy of the tiled dot kernel can compute with an epilogue.
+bool contraction_host(const Graph& g, const Stage& s) {
+  if (s.kind != Stage::Kind::eager) return false;
+  const Node& n = g.nodes[s.node];
+  return n.kind == NodeKind::op && n.call.code == OpCode::dot &&
+         vulkan::kernels::runs_tiled_dot(n.call, g.nodes[n.inputs[0]].type, g.nodes[n.inputs[1]].type, n.type);
+}
+
+// The reduce (or dot) node a stage computes, when it could take an epilogue: a reduction stage without one, an
+// eager reduce the generated kernel computes, of one chunk per (non-empty) output, or a contraction host.
 NodeId epilogue_host(const Graph& g, const Stage& s) {
+  if (contraction_host(g, s)) return s.node;
   NodeId node = -1;
   if (s.kind == Stage::Kind::reduction && s.kernel.epilogue.empty()) node = s.node;
   if (s.kind == Stage::Kind::eager && reducible(g, g.nodes[s.node])) node = s.node;
@@ -30,6 +41,54 @@ bool reaches(const std::vector<std::vector<int>>& deps, int from, int target, st
   for (int d : deps[from])
     if (reaches(deps, d, target, seen)) return true;
   return false;
+}
+
+// A contraction stage's kernel, before its epilogue: the dot and its operands.
+Kernel contraction_kernel(const Graph& g, NodeId dot, bool transposed) {
+  Kernel k;
+  k.domain = g.nodes[dot].type.shape;
+  for (NodeId operand : g.nodes[dot].inputs) k.reads.push_back(Read{operand, {}});
+  k.reduce = dot;
+  k.transposed = transposed;
+  return k;
+}
+
+// Whether a region of `domain` reads the 2-D result `shape` of a dot transposed at every read (`reads`: its reads
+// of that result).
+bool reads_transposed(const Shape& shape, const Shape& domain, const std::vector<Read>& reads, NodeId result) {
+  if (shape.size() != 2 || domain.size() != 2 || domain[0] != shape[1] || domain[1] != shape[0]) return false;
+  const Shape transposed{1, shape[1]};
+  return std::all_of(reads.begin(), reads.end(),
+                     [&](const Read& x) { return x.node != result || x.strides == transposed; });
+}
+
+// Whether any stage but `except`, or the graph's outputs, read `node`.
+bool read_elsewhere(const Graph& g, const std::vector<Stage>& stages, NodeId node, std::size_t except) {
+  if (std::find(g.outputs.begin(), g.outputs.end(), node) != g.outputs.end()) return true;
+  for (std::size_t s = 0; s < stages.size(); ++s) {
+    if (s == except) continue;
+    const Stage& st = stages[s];
+    if (st.kind == Stage::Kind::eager) {
+      const std::vector<NodeId> in = eager_inputs(g.nodes[st.node]);
+      if (std::find(in.begin(), in.end(), node) != in.end()) return true;
+      continue;
+    }
+    for (const Kernel* k : {&st.kernel, st.kernel.epilogue.empty() ? nullptr : &st.kernel.epilogue[0]})
+      if (k != nullptr)
+        for (const Read& r : k->reads)
+          if (r.node == node) return true;
+  }
+  return false;
+}
+
+// The transposed dot as its own call: operands swapped, so its result is [N, M] for the original [M, N].
+bool transposed_dot_runs_tiled(const Graph& g, NodeId dot) {
+  const Node& n = g.nodes[dot];
+  if (!n.call.attrs.batch_a.empty()) return false;
+  OpCall swapped = n.call;
+  std::swap(swapped.attrs.contract_a, swapped.attrs.contract_b);
+  const TensorType out{{n.type.shape[1], n.type.shape[0]}, n.type.dtype};
+  return vulkan::kernels::runs_tiled_dot(swapped, g.nodes[n.inputs[1]].type, g.nodes[n.inputs[0]].type, out);
 }
 
 // A reduction stage computing an eager reduce from its materialised input.
@@ -69,9 +128,14 @@ std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
       const NodeId reduce = r.node;
       if (num_elements(g.nodes[reduce].type.shape) != num_elements(k.domain)) continue;
       const Shape identity = identity_map(k.domain).strides;
+      const bool contraction = contraction_host(g, stages[host]);
+      bool transposed = false;
       if (!std::all_of(k.reads.begin(), k.reads.end(),
-                       [&](const Read& x) { return x.node != reduce || x.strides == identity; }))
-        continue;
+                       [&](const Read& x) { return x.node != reduce || x.strides == identity; })) {
+        transposed = contraction && reads_transposed(g.nodes[reduce].type.shape, k.domain, k.reads, reduce) &&
+                     !read_elsewhere(g, stages, reduce, c) && transposed_dot_runs_tiled(g, reduce);
+        if (!transposed) continue;
+      }
       // No other path from the host to the region.
       bool cycle = false;
       for (int d : deps[c]) {
@@ -80,12 +144,15 @@ std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
         if (reaches(deps, d, host, seen)) cycle = true;
       }
       if (cycle) continue;
-      Kernel merged = stages[host].kind == Stage::Kind::reduction ? stages[host].kernel : reading_kernel(g, reduce);
+      Kernel merged = contraction                                      ? contraction_kernel(g, reduce, transposed)
+                      : stages[host].kind == Stage::Kind::reduction ? stages[host].kernel
+                                                                      : reading_kernel(g, reduce);
       merged.epilogue.push_back(k);
-      if (merged.bindings() > max_bindings || merged.push.size() + k.push.size() > kMaxPushWords) continue;
+      const std::size_t host_push = contraction ? kDotPushWords : merged.push.size();
+      if (merged.bindings() > max_bindings || host_push + k.push.size() > kMaxPushWords) continue;
       Stage& h = stages[host];
       if (h.kind == Stage::Kind::eager) h.members = {reduce};
-      h.kind = Stage::Kind::reduction;
+      h.kind = contraction ? Stage::Kind::contraction : Stage::Kind::reduction;
       h.kernel = std::move(merged);
       h.members.insert(h.members.end(), region.members.begin(), region.members.end());
       taken[host] = 1;

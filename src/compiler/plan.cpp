@@ -399,7 +399,13 @@ int Plan::reduction_stages() const {
   return static_cast<int>(std::count_if(stages.begin(), stages.end(),
                                         [](const Stage& s) { return s.kind == Stage::Kind::reduction; }));
 }
-int Plan::eager_stages() const { return static_cast<int>(stages.size()) - fused_stages() - reduction_stages(); }
+int Plan::contraction_stages() const {
+  return static_cast<int>(std::count_if(stages.begin(), stages.end(),
+                                        [](const Stage& s) { return s.kind == Stage::Kind::contraction; }));
+}
+int Plan::eager_stages() const {
+  return static_cast<int>(stages.size()) - fused_stages() - reduction_stages() - contraction_stages();
+}
 
 Plan plan_stages(const Graph& graph, bool fuse, std::uint32_t max_bindings, bool fuse_reductions) {
   const std::vector<bool> live = live_nodes(graph);
@@ -451,6 +457,11 @@ std::string to_string(const Plan& plan, const Graph& graph) {
       const std::int64_t outputs = num_elements(n.type.shape);
       if (outputs > 0) dispatches += reduce_layout(k.domain, n.call.attrs.axes, outputs).chunks > 1 ? 2 : 1;
       s << "reduction %" << st.node << " = " << format_call(n.call) << " : " << to_string(n.type) << " over ";
+    } else if (st.kind == Stage::Kind::contraction) {
+      const Node& n = graph.nodes[st.node];
+      ++dispatches;
+      s << "contraction %" << st.node << " = " << format_call(n.call) << " : " << to_string(n.type)
+        << (k.transposed ? " (computed transposed)" : "") << " over ";
     } else {
       if (num_elements(k.domain) > 0) ++dispatches;
       s << "fused ";
@@ -474,7 +485,8 @@ std::string to_string(const Plan& plan, const Graph& graph) {
     s << "\n";
   }
   s << "  " << plan.stages.size() << " stages: " << plan.fused_stages() << " fused, " << plan.reduction_stages()
-    << " reductions (" << dispatches << " dispatches), " << plan.eager_stages() << " eager\n";
+    << " reductions, " << plan.contraction_stages() << " contractions (" << dispatches << " dispatches), "
+    << plan.eager_stages() << " eager\n";
   return s.str();
 }
 

@@ -28,7 +28,9 @@
 //
 // A region over a reduction's result elements (a bias gradient's SGD update, a mean's division) becomes that
 // reduction stage's epilogue when the result takes one chunk per output (epilogue.cpp); a reduction of a
-// materialised value becomes a reduction stage for the sake of an epilogue.
+// materialised value becomes a reduction stage for the sake of an epilogue. Likewise a region over a dot's result
+// (a dense layer's bias add and activation) becomes the epilogue of a contraction stage: a generated copy of the
+// `tiled` dot kernel that runs the region on each output right after storing it.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -72,23 +74,31 @@ struct Kernel {
   // Reduction stages of one chunk per output: at most one elementwise region over the result's elements,
   // computed by the lane that stores each result (its reads of `reduce` take the reduced value, no binding).
   std::vector<Kernel> epilogue;
+  // Contraction stages: the dot is computed transposed (its operands swapped, the same products and sums), because
+  // its epilogue reads it transposed and nothing else reads it (a weight gradient feeding its SGD update).
+  bool transposed = false;
   std::size_t bindings() const;
 };
 
 // Push-constant words one kernel may use: 128 bytes, the minimum every Vulkan device offers.
 inline constexpr std::size_t kMaxPushWords = 32;
+// Those of shaders/dot.comp's own block, before a contraction's epilogue words.
+inline constexpr std::size_t kDotPushWords = 10;
 
 struct Stage {
-  enum class Kind : std::uint8_t { eager, fused, reduction } kind;
-  NodeId node = -1;     // eager: the node it evaluates; reduction: the reduce node
-  Kernel kernel;        // fused, reduction
+  // contraction: a dot with an epilogue; its kernel's `reduce` is the dot node, its reads the dot's two operands
+  // (the dot kernel's own bindings), its epilogue the region.
+  enum class Kind : std::uint8_t { eager, fused, reduction, contraction } kind;
+  NodeId node = -1;     // eager: the node it evaluates; reduction: the reduce node; contraction: the dot
+  Kernel kernel;        // fused, reduction, contraction
   std::vector<NodeId> members;  // fused, reduction: the nodes it computes (for the stage plan printout)
 };
 
 struct Plan {
   std::vector<Stage> stages;  // in execution order
-  int fused_stages() const;      // elementwise regions
-  int reduction_stages() const;  // generated reductions
+  int fused_stages() const;        // elementwise regions
+  int reduction_stages() const;    // generated reductions
+  int contraction_stages() const;  // generated dots with epilogues
   int eager_stages() const;
 };
 

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <limits>
 #include <string_view>
+#include <utility>
 
 #include "compiler/codegen.hpp"
 #include "compiler/plan.hpp"
@@ -24,6 +25,7 @@
 #include "trace/evaluate.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/diagnostics.hpp"
+#include "vulkan/kernels/dot.hpp"
 #include "vulkan/kernels/layout.hpp"
 #include "vulkan/pipelines.hpp"
 #include "vulkan/profiler.hpp"
@@ -80,6 +82,7 @@ class CaptureScope {
 
 struct CompiledStage {
   const vulkan::Pipeline* pipeline = nullptr;  // fused stages with a non-empty domain
+  std::string shader;                          // contraction stages: the generated dot kernel
   vulkan::kernels::Grid grid;
   std::int64_t chunks = 1;      // reduction stages: workgroups per output (more than one: an eager second pass)
   std::vector<std::uint32_t> push;  // reduction stages: the kernel's and its epilogue's push constants
@@ -104,6 +107,12 @@ class FusedExecutable final : public Executable {
       for (const Read& r : st.kernel.reads) last_use[r.node] = static_cast<int>(s);
       for (const Kernel& e : st.kernel.epilogue)
         for (const Read& r : e.reads) last_use[r.node] = static_cast<int>(s);
+      if (st.kind == Stage::Kind::contraction) {  // its pipeline depends on the operands' layout: see run_contraction
+        const ShaderCache::Entry entry = shader_cache().get(generate_glsl(graph_, st.kernel));
+        vulkan::register_runtime_shader(entry.name, *entry.spirv);
+        compiled_[s].shader = entry.name;
+        continue;
+      }
       std::uint64_t groups = 0;
       if (st.kind == Stage::Kind::reduction) {
         const Node& n = graph_.nodes[st.node];
@@ -165,6 +174,8 @@ class FusedExecutable final : public Executable {
       const Stage& st = plan_.stages[s];
       if (st.kind == Stage::Kind::eager)
         values[st.node] = run_eager(graph_.nodes[st.node], values, vk);
+      else if (st.kind == Stage::Kind::contraction)
+        run_contraction(st.kernel, compiled_[s], values, vk);
       else
         run_fused(st.kernel, compiled_[s], values, vk);
       for (NodeId x : compiled_[s].release) values[x] = Tensor();
@@ -222,6 +233,42 @@ class FusedExecutable final : public Executable {
     args.reserve(n.inputs.size());
     for (NodeId x : n.inputs) args.push_back(values[x]);
     return apply(n.call, args, n.type);
+  }
+
+  // A dot with its epilogue: dot.cpp's launch of the tiled kernel (operands materialised where it must), with the
+  // generated copy's pipeline for the launch's specialization and the epilogue's buffers after the dot's own.
+  void run_contraction(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {
+    vulkan::Runtime& rt = vulkan::runtime();
+    const Node& dot = graph_.nodes[k.reduce];
+    const vulkan::BufferPtr result = rt.allocate(bytes_of(dot.type));
+    vulkan::kernels::DotLaunch launch;
+    if (k.transposed) {  // b . a, [N, M]: only the epilogue reads it, so the node gets no value
+      OpCall swapped = dot.call;
+      std::swap(swapped.attrs.contract_a, swapped.attrs.contract_b);
+      const TensorType out{{dot.type.shape[1], dot.type.shape[0]}, dot.type.dtype};
+      launch = vulkan::kernels::tiled_dot_launch(swapped, values[dot.inputs[1]], values[dot.inputs[0]], out);
+    } else {
+      launch = vulkan::kernels::tiled_dot_launch(dot.call, values[dot.inputs[0]], values[dot.inputs[1]], dot.type);
+      values[k.reduce] = Tensor(dot.type, vk, std::make_shared<vulkan::VulkanStorage>(result));
+    }
+    const Kernel& e = k.epilogue.at(0);
+    std::vector<vulkan::BufferPtr> buffers;
+    std::vector<bool> written;
+    for (const Read& r : e.reads)
+      if (r.node != k.reduce) {
+        buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
+        written.push_back(false);
+      }
+    for (const auto& [node, value] : e.outputs) {
+      const TensorType& type = graph_.nodes[node].type;
+      buffers.push_back(rt.allocate(bytes_of(type)));
+      written.push_back(true);
+      values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
+    }
+    std::vector<vulkan::Binding> extra;
+    for (std::size_t b = 0; b < buffers.size(); ++b) extra.push_back({&buffers[b], written[b]});
+    const vulkan::Pipeline* pipeline = rt.pipeline(c.shader, launch.specialization);
+    vulkan::kernels::dispatch_dot(pipeline, launch, result, extra, e.push);
   }
 
   void run_fused(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {

@@ -25,18 +25,18 @@ Registry& registry() {
 
 // Runtime::dispatch takes an initializer_list: one instantiation per binding count, picked from a table.
 using DispatchFn = void (*)(Runtime&, const Pipeline*, std::span<const Binding>, std::span<const std::byte>,
-                            std::uint32_t, std::uint32_t);
+                            std::uint32_t, std::uint32_t, std::uint32_t);
 
 template <std::size_t... I>
 void dispatch_exactly(Runtime& rt, const Pipeline* p, [[maybe_unused]] std::span<const Binding> b,
-                      std::span<const std::byte> push,
-                      std::uint32_t x, std::uint32_t y, std::index_sequence<I...>) {
-  rt.dispatch(p, {b[I]...}, push, x, y);
+                      std::span<const std::byte> push, std::uint32_t x, std::uint32_t y, std::uint32_t z,
+                      std::index_sequence<I...>) {
+  rt.dispatch(p, {b[I]...}, push, x, y, z);
 }
 template <std::size_t N>
 void dispatch_n(Runtime& rt, const Pipeline* p, std::span<const Binding> b, std::span<const std::byte> push,
-                std::uint32_t x, std::uint32_t y) {
-  dispatch_exactly(rt, p, b, push, x, y, std::make_index_sequence<N>{});
+                std::uint32_t x, std::uint32_t y, std::uint32_t z) {
+  dispatch_exactly(rt, p, b, push, x, y, z, std::make_index_sequence<N>{});
 }
 template <std::size_t... N>
 constexpr std::array<DispatchFn, sizeof...(N)> dispatch_table(std::index_sequence<N...>) {
@@ -47,10 +47,11 @@ constexpr auto k_dispatch = dispatch_table(std::make_index_sequence<kMaxBindings
 }  // namespace
 
 void dispatch_bindings(Runtime& runtime, const Pipeline* pipeline, std::span<const Binding> bindings,
-                       std::span<const std::byte> push, std::uint32_t groups_x, std::uint32_t groups_y) {
+                       std::span<const std::byte> push, std::uint32_t groups_x, std::uint32_t groups_y,
+                       std::uint32_t groups_z) {
   if (bindings.size() >= k_dispatch.size())
     detail::fail("vulkan dispatch: ", bindings.size(), " bindings exceed the layout's ", kMaxBindings);
-  k_dispatch[bindings.size()](runtime, pipeline, bindings, push, groups_x, groups_y);
+  k_dispatch[bindings.size()](runtime, pipeline, bindings, push, groups_x, groups_y, groups_z);
 }
 
 void register_runtime_shader(std::string_view name, std::vector<std::uint32_t> spirv) {

@@ -22,6 +22,7 @@ std::span<const std::uint32_t> runtime_shader(std::string_view name);
 // Runtime::dispatch for a number of bindings known only at run time (a generated kernel's reads and writes).
 // nxv::Error beyond the runtime's binding limit.
 void dispatch_bindings(Runtime& runtime, const Pipeline* pipeline, std::span<const Binding> bindings,
-                       std::span<const std::byte> push, std::uint32_t groups_x, std::uint32_t groups_y);
+                       std::span<const std::byte> push, std::uint32_t groups_x, std::uint32_t groups_y,
+                       std::uint32_t groups_z = 1);
 
 }  // namespace nxv::vulkan

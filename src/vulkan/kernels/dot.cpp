@@ -9,11 +9,14 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
+#include <vector>
 
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime_shaders.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
@@ -148,40 +151,112 @@ void force_dot_kernel(std::optional<DotKernel> kernel) {
   forced.store(kernel ? static_cast<int>(*kernel) : -1, std::memory_order_relaxed);
 }
 
+namespace {
+
+// The problem a dot call poses and the variant that runs it; nullopt when no kernel takes it.
+struct Problem {
+  Axes free_a, free_b;
+  std::int64_t batches = 0, m = 0, n = 0, k = 0;
+  DotKernel kernel = DotKernel::tiled;
+  std::int64_t tiles_n = 0, tiles_m = 0;
+};
+
+std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const TensorType& b, const TensorType& out) {
+  const OpAttrs& at = call.attrs;
+  if (out.dtype == DType::pred || a.dtype != out.dtype || b.dtype != out.dtype) return std::nullopt;
+  if (!fits_u32(num_elements(a.shape)) || !fits_u32(num_elements(b.shape)) || !fits_u32(num_elements(out.shape)))
+    return std::nullopt;
+  Problem p;
+  p.free_a = free_axes(a.shape.size(), at.contract_a, at.batch_a);
+  p.free_b = free_axes(b.shape.size(), at.contract_b, at.batch_b);
+  p.batches = extent(a.shape, at.batch_a);
+  p.m = extent(a.shape, p.free_a);
+  p.k = extent(a.shape, at.contract_a);
+  p.n = extent(b.shape, p.free_b);
+  const bool blocked_dtype = out.dtype == DType::f32 || out.dtype == DType::f64;
+  p.kernel = forced_dot_kernel().value_or(choose_dot_kernel(out.dtype, p.batches, p.m, p.n, p.k));
+  if (!blocked_dtype) p.kernel = DotKernel::tiled;
+  const Tile tile = tile_of(p.kernel, out.dtype);
+  p.tiles_n = (p.n + tile.n - 1) / tile.n;
+  p.tiles_m = (p.m + tile.m - 1) / tile.m;
+  if (p.tiles_n > runtime().features().max_workgroup_count_x || p.tiles_m > kMaxGroups || !fits_u32(p.k))
+    return std::nullopt;
+  return p;
+}
+
+struct Launch {
+  Operand a, b;
+  int a_along_k = 0, b_along_k = 0;
+  DotPush push{};
+};
+
+Launch launch_of(const OpCall& call, const Tensor& a, const Tensor& b, const Problem& p) {
+  const OpAttrs& at = call.attrs;
+  Launch l;
+  l.a = view(a, at.batch_a, p.free_a, at.contract_a);
+  l.b = view(b, at.batch_b, at.contract_b, p.free_b);
+  // Consecutive invocations load along K where the operand is contiguous along K (see dot.comp).
+  l.a_along_k = l.a.cols == 1 && l.a.rows != 1 ? 1 : 0;
+  l.b_along_k = l.b.rows == 1 && l.b.cols != 1 ? 1 : 0;
+  l.push = DotPush{static_cast<std::uint32_t>(p.m), static_cast<std::uint32_t>(p.n), static_cast<std::uint32_t>(p.k), 0,
+                   l.a.batch, l.a.rows, l.a.cols, l.b.batch, l.b.rows, l.b.cols};
+  return l;
+}
+
+}  // namespace
+
+bool runs_tiled_dot(const OpCall& call, const TensorType& a, const TensorType& b, const TensorType& out) {
+  if (!available()) return false;
+  const auto p = problem_of(call, a, b, out);
+  return p && p->kernel == DotKernel::tiled && p->batches * p->m * p->n > 0;
+}
+
+DotLaunch tiled_dot_launch(const OpCall& call, const Tensor& a, const Tensor& b, const TensorType& out) {
+  const auto p = problem_of(call, a.type(), b.type(), out);
+  if (!p || p->kernel != DotKernel::tiled) detail::fail(describe(call), "does not run the tiled dot kernel");
+  const Launch l = launch_of(call, a, b, *p);
+  DotLaunch d;
+  d.a = l.a.buffer;
+  d.b = l.b.buffer;
+  d.specialization = {l.a_along_k, l.b_along_k};
+  static_assert(sizeof(DotPush) == sizeof(d.push));
+  std::memcpy(d.push.data(), &l.push, sizeof(DotPush));
+  d.tiles_n = static_cast<std::uint32_t>(p->tiles_n);
+  d.tiles_m = static_cast<std::uint32_t>(p->tiles_m);
+  d.batches = p->batches;
+  return d;
+}
+
+void dispatch_dot(const Pipeline* pipeline, const DotLaunch& l, const BufferPtr& result,
+                  std::span<const Binding> extra, std::span<const std::uint32_t> extra_push) {
+  std::vector<Binding> bindings{{&l.a, false}, {&l.b, false}, {&result, true}};
+  bindings.insert(bindings.end(), extra.begin(), extra.end());
+  std::vector<std::uint32_t> push(l.push.begin(), l.push.end());
+  push.insert(push.end(), extra_push.begin(), extra_push.end());
+  for (std::int64_t base = 0; base < l.batches; base += kMaxGroups) {
+    push[3] = static_cast<std::uint32_t>(base);  // batch_base
+    dispatch_bindings(runtime(), pipeline, bindings, std::as_bytes(std::span(push)), l.tiles_n, l.tiles_m,
+                      static_cast<std::uint32_t>(std::min(kMaxGroups, l.batches - base)));
+  }
+}
+
 bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
   const Tensor& a = in[0];
   const Tensor& b = in[1];
-  const OpAttrs& at = call.attrs;
-  if (out.dtype == DType::pred || a.dtype() != out.dtype || b.dtype() != out.dtype) return false;
-  if (!fits_u32(a.size()) || !fits_u32(b.size()) || !fits_u32(num_elements(out.shape))) return false;
-  const Axes free_a = free_axes(a.rank(), at.contract_a, at.batch_a);
-  const Axes free_b = free_axes(b.rank(), at.contract_b, at.batch_b);
-  const std::int64_t batches = extent(a.shape(), at.batch_a), m = extent(a.shape(), free_a);
-  const std::int64_t k = extent(a.shape(), at.contract_a), n = extent(b.shape(), free_b);
-  const bool blocked_dtype = out.dtype == DType::f32 || out.dtype == DType::f64;
-  DotKernel kernel = forced_dot_kernel().value_or(choose_dot_kernel(out.dtype, batches, m, n, k));
-  if (!blocked_dtype) kernel = DotKernel::tiled;
-  const Tile tile = tile_of(kernel, out.dtype);
-  const std::int64_t tiles_n = (n + tile.n - 1) / tile.n, tiles_m = (m + tile.m - 1) / tile.m;
-  if (tiles_n > runtime().features().max_workgroup_count_x || tiles_m > kMaxGroups || !fits_u32(k)) return false;
-
+  const auto p = problem_of(call, a.type(), b.type(), out);
+  if (!p) return false;
   result = allocate(out);
-  if (batches * m * n == 0) return true;
-  const Operand va = view(a, at.batch_a, free_a, at.contract_a);
-  const Operand vb = view(b, at.batch_b, at.contract_b, free_b);
-  // Consecutive invocations load along K where the operand is contiguous along K (see dot.comp).
-  const int a_along_k = va.cols == 1 && va.rows != 1 ? 1 : 0;
-  const int b_along_k = vb.rows == 1 && vb.cols != 1 ? 1 : 0;
+  if (p->batches * p->m * p->n == 0) return true;
+  Launch l = launch_of(call, a, b, *p);
   // (The blocked shader decides vector loads itself from the strides.)
-  const Pipeline* p = kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, a_along_k, b_along_k)
-                                                 : blocked_pipeline(kernel, out.dtype, a_along_k, b_along_k);
-  DotPush push{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(k), 0,
-               va.batch, va.rows, va.cols, vb.batch, vb.rows, vb.cols};
-  for (std::int64_t base = 0; base < batches; base += kMaxGroups) {
-    push.batch_base = static_cast<std::uint32_t>(base);
-    runtime().dispatch(p, {{&va.buffer, false}, {&vb.buffer, false}, {&result, true}}, push_bytes(push),
-                       static_cast<std::uint32_t>(tiles_n), static_cast<std::uint32_t>(tiles_m),
-                       static_cast<std::uint32_t>(std::min(kMaxGroups, batches - base)));
+  const Pipeline* pipeline = p->kernel == DotKernel::tiled
+                                 ? tiled_pipeline(out.dtype, l.a_along_k, l.b_along_k)
+                                 : blocked_pipeline(p->kernel, out.dtype, l.a_along_k, l.b_along_k);
+  for (std::int64_t base = 0; base < p->batches; base += kMaxGroups) {
+    l.push.batch_base = static_cast<std::uint32_t>(base);
+    runtime().dispatch(pipeline, {{&l.a.buffer, false}, {&l.b.buffer, false}, {&result, true}}, push_bytes(l.push),
+                       static_cast<std::uint32_t>(p->tiles_n), static_cast<std::uint32_t>(p->tiles_m),
+                       static_cast<std::uint32_t>(std::min(kMaxGroups, p->batches - base)));
   }
   return true;
 }

@@ -1,10 +1,15 @@
 // The variants of the Vulkan dot kernel and how one is picked per problem (src/vulkan/kernels/dot.cpp).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "nxv/dtype.hpp"
+#include "nxv/tensor.hpp"
+#include "ops/op.hpp"
+#include "vulkan/runtime.hpp"
 
 namespace nxv::vulkan::kernels {
 
@@ -28,5 +33,23 @@ DotKernel choose_dot_kernel(DType dtype, std::int64_t batches, std::int64_t m, s
 std::optional<DotKernel> forced_dot_kernel();
 // Forces a variant (nullopt: back to NXV_DOT_KERNEL / the size rule). Not for concurrent use with dot.
 void force_dot_kernel(std::optional<DotKernel> kernel);
+
+// The `tiled` kernel's launch of a dot, for the fusion compiler's generated copies of dot.comp (which add an
+// epilogue after the store of each output; codegen.hpp's generate_dot_glsl).
+struct DotLaunch {
+  BufferPtr a, b;                  // the operands as dot.comp reads them (materialised where strides do not collapse)
+  std::array<std::int32_t, 2> specialization{};  // A_ALONG_K, B_ALONG_K
+  std::array<std::uint32_t, 10> push{};          // dot.comp's push block; [3] is batch_base
+  std::uint32_t tiles_n = 0, tiles_m = 0;
+  std::int64_t batches = 0;
+};
+// Whether dot() would run this call with the `tiled` kernel on a non-empty result (types only, no device work).
+bool runs_tiled_dot(const OpCall& call, const TensorType& a, const TensorType& b, const TensorType& out);
+// The launch of such a call (materialising an operand when needed).
+DotLaunch tiled_dot_launch(const OpCall& call, const Tensor& a, const Tensor& b, const TensorType& out);
+// Dispatches `launch` with `pipeline` (dot.comp's layout, then `extra` bindings), pushing dot.comp's block and
+// then `extra_push`.
+void dispatch_dot(const Pipeline* pipeline, const DotLaunch& launch, const BufferPtr& result,
+                  std::span<const Binding> extra = {}, std::span<const std::uint32_t> extra_push = {});
 
 }  // namespace nxv::vulkan::kernels
