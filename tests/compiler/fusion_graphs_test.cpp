@@ -104,7 +104,7 @@ TEST(FusionGraphs, DebugPrintsTheStagePlan) {
   EXPECT_NE(printed.find(" : f32[4] over [4, 5], 2 ops"), std::string::npos) << printed;
   EXPECT_NE(printed.find("; epilogue [4]"), std::string::npos) << printed;
   EXPECT_NE(printed.find("eager %"), std::string::npos) << printed;
-  EXPECT_NE(printed.find("3 stages: 0 fused, 1 reductions (1 dispatches), 2 eager"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("3 stages: 0 fused, 1 reductions, 0 contractions (1 dispatches), 2 eager"), std::string::npos) << printed;
 }
 
 // The planner on a traced graph: regions, reads and writes as the design says.
