@@ -83,6 +83,8 @@ foreach(t f32 f64)
   nxv_shader(NAME random_${t} SOURCE random.comp DEFINES ${o})
 endforeach()
 
+nxv_shader(NAME copy_many SOURCE copy_many.comp)
+
 # Movement is byte moves: one variant per element size.
 foreach(bytes 1 4 8)
   nxv_shader(NAME copy_${bytes} SOURCE copy.comp DEFINES ELEM_${bytes})

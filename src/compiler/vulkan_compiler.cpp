@@ -26,6 +26,7 @@
 #include "vulkan/backend.hpp"
 #include "vulkan/diagnostics.hpp"
 #include "vulkan/kernels/dot.hpp"
+#include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 #include "vulkan/pipelines.hpp"
 #include "vulkan/profiler.hpp"
@@ -162,10 +163,9 @@ class FusedExecutable final : public Executable {
       }
       const TensorType& type = graph_.nodes[p].type;
       parameter_buffers_.push_back(vulkan::runtime().allocate(bytes_of(type)));
-      vulkan::runtime().copy(vulkan::buffer_of(inputs[i], "jit (vulkan compiler)"), parameter_buffers_.back(),
-                             bytes_of(type));
       values[p] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(parameter_buffers_.back()));
     }
+    if (capture) copy_inputs(inputs);
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
       if (graph_.nodes[i].kind == NodeKind::constant) values[i] = graph_.nodes[i].constant;
 
@@ -204,24 +204,33 @@ class FusedExecutable final : public Executable {
 
  private:
   std::vector<Tensor> replay(std::span<const Tensor> inputs) {
-    vulkan::Runtime& rt = vulkan::runtime();
-    for (std::size_t i = 0; i < inputs.size(); ++i)
-      rt.copy(vulkan::buffer_of(inputs[i], "jit (vulkan compiler)"), parameter_buffers_[i],
-              bytes_of(graph_.nodes[graph_.parameters[i]].type));
-    rt.replay(recording_);
+    copy_inputs(inputs);
+    vulkan::runtime().replay(recording_);
     return copy_outputs();
+  }
+
+  // Into the buffers the recording reads, as few dispatches (copy_buffers) rather than a transfer per input: on the
+  // H200 that made the replayed LeNet step 40-60 us faster than vkCmdCopyBuffer per buffer (bench/RESULTS.md).
+  void copy_inputs(std::span<const Tensor> inputs) {
+    std::vector<vulkan::kernels::BufferCopy> copies;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      copies.push_back({vulkan::buffer_of(inputs[i], "jit (vulkan compiler)"), parameter_buffers_[i],
+                        bytes_of(graph_.nodes[graph_.parameters[i]].type)});
+    vulkan::kernels::copy_buffers(copies);
   }
 
   // The recording writes its outputs into the same buffers on every call; the caller gets copies it may keep.
   std::vector<Tensor> copy_outputs() {
     vulkan::Runtime& rt = vulkan::runtime();
     std::vector<Tensor> outputs;
+    std::vector<vulkan::kernels::BufferCopy> copies;
     for (std::size_t o = 0; o < graph_.outputs.size(); ++o) {
       const TensorType& type = graph_.nodes[graph_.outputs[o]].type;
       vulkan::BufferPtr fresh = rt.allocate(bytes_of(type));
-      rt.copy(output_buffers_[o], fresh, bytes_of(type));
+      copies.push_back({output_buffers_[o], fresh, bytes_of(type)});
       outputs.emplace_back(type, vulkan::backend(), std::make_shared<vulkan::VulkanStorage>(std::move(fresh)));
     }
+    vulkan::kernels::copy_buffers(copies);
     return outputs;
   }
 

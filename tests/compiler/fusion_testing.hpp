@@ -3,6 +3,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,8 +29,9 @@ inline std::vector<Tensor> to_backend(const std::vector<Tensor>& ts, Backend& b)
   return out;
 }
 
-// Runs `fn` on `host_inputs` moved to Vulkan: eagerly, and jitted by the Vulkan compiler (twice: the counts are
-// those of the second call, after the first placed the constants). Expects no host fallback in either.
+// Runs `fn` on `host_inputs` moved to Vulkan: eagerly, and jitted by the Vulkan compiler without replay (twice:
+// the counts are those of the second call, after the first placed the constants: the graph's own dispatches); the
+// replaying compiler's second call (a replay) must give the same bits. Expects no host fallback in any.
 inline FusedRun run_fused_and_eager(const MultiFn& fn, const std::vector<Tensor>& host_inputs) {
   Backend& vk = vulkan::backend();
   const std::vector<Tensor> inputs = to_backend(host_inputs, vk);
@@ -42,7 +44,9 @@ inline FusedRun run_fused_and_eager(const MultiFn& fn, const std::vector<Tensor>
               vulkan::flush();
             }),
             0u);
-  auto jitted = jit(fn, {.compiler = vulkan_compiler()});
+  auto jitted = jit(fn, {.compiler = vulkan_compiler({.replay = false})});
+  auto replayed = jit(fn, {.compiler = vulkan_compiler()});
+  std::vector<Tensor> replay_result;
   EXPECT_EQ(fallback::count_total([&] {
               jitted(inputs);
               vulkan::flush();
@@ -51,8 +55,13 @@ inline FusedRun run_fused_and_eager(const MultiFn& fn, const std::vector<Tensor>
               r.fused_dispatches = vulkan::counters().dispatches - before.dispatches;
               for (const Tensor& t : r.fused) t.to_host();
               r.fused_submits = vulkan::counters().submits - before.submits;
+              replayed(inputs);
+              replay_result = replayed(inputs);
             }),
             0u);
+  EXPECT_EQ(replay_result.size(), r.fused.size());
+  for (std::size_t i = 0; i < std::min(replay_result.size(), r.fused.size()); ++i)
+    EXPECT_EQ(compare_exact(r.fused[i].to_host(), replay_result[i].to_host()), "") << "output " << i << ", replayed";
   return r;
 }
 

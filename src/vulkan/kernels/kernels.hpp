@@ -39,6 +39,14 @@ bool window(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& res
 // in elements, any sign, 0 to broadcast): materialises a view for kernels that need plain layouts.
 BufferPtr materialize(const BufferPtr& src, DType dtype, const Shape& shape, const Shape& strides,
                       std::int64_t offset = 0);
+// copy_many.cpp: the first `bytes` of each `src` copied to the start of its `dst`, up to 8 copies per dispatch
+// (fewer commands than one transfer per buffer where many small buffers move at once: a compiled call's inputs
+// and outputs).
+struct BufferCopy {
+  BufferPtr src, dst;
+  std::size_t bytes = 0;
+};
+void copy_buffers(std::span<const BufferCopy> copies);
 // movement.cpp: elements [0, count) of `dst` set to one element's bits (see element_bits).
 void fill(const BufferPtr& dst, DType dtype, std::uint64_t count, std::uint64_t bits);
 // creation.cpp: `value` converted to `dtype` by the cast rule (reference/dtype_dispatch.hpp's convert and
