@@ -44,9 +44,10 @@ layout(push_constant) uniform Push {
   uint out_size[3];
   uint stride[3];
   int low[3];
-  uint in_dilation[3];
-  uint kernel_dilation[3];
+  uint dilation[3];  // input dilation | kernel dilation << 16 (room for the fusion compiler's epilogue words)
+  // @epilogue-push
 } pc;
+// @epilogue-code (the fusion compiler's copies put their epilogue here: src/compiler/codegen.cpp)
 
 void main() {
   uint kernel_size = pc.kernel[0] * pc.kernel[1] * pc.kernel[2];
@@ -60,9 +61,14 @@ void main() {
   uint out_spatial = pc.out_size[0] * pc.out_size[1] * pc.out_size[2];
   uint cols = pc.batch_out * out_spatial;
   uint o_base = group * pc.group_rows;
+  uint in_dilation[3], kernel_dilation[3];
+  for (int d = 0; d < 3; ++d) {
+    in_dilation[d] = pc.dilation[d] & 0xffffu;
+    kernel_dilation[d] = pc.dilation[d] >> 16;
+  }
   int dilated[3];
-  for (int d = 0; d < 3; ++d) dilated[d] = int((pc.in_size[d] - 1u) * pc.in_dilation[d] + 1u);
-  bool holes = pc.in_dilation[0] != 1u || pc.in_dilation[1] != 1u || pc.in_dilation[2] != 1u;
+  for (int d = 0; d < 3; ++d) dilated[d] = int((pc.in_size[d] - 1u) * in_dilation[d] + 1u);
+  bool holes = in_dilation[0] != 1u || in_dilation[1] != 1u || in_dilation[2] != 1u;
 
   // Each column's window origin in the dilated, padded input and its input offset (columns past the end
   // repeat the last one and are not stored).
@@ -99,20 +105,20 @@ void main() {
     [[unroll]] for (uint t = 0u; t < KB; ++t) {
       if (k + t >= k_end) break;
       uint channel = c * in_spatial;
-      int d0 = int(k0 * pc.kernel_dilation[0]);
-      int d1 = int(k1 * pc.kernel_dilation[1]);
-      int d2 = int(k2 * pc.kernel_dilation[2]);
+      int d0 = int(k0 * kernel_dilation[0]);
+      int d1 = int(k1 * kernel_dilation[1]);
+      int d2 = int(k2 * kernel_dilation[2]);
       for (uint j = 0u; j < RN; ++j) {
         int q0 = origin[j][0] + d0;
         int q1 = origin[j][1] + d1;
         int q2 = origin[j][2] + d2;
         bool inside = q0 >= 0 && q0 < dilated[0] && q1 >= 0 && q1 < dilated[1] && q2 >= 0 && q2 < dilated[2];
         if (inside && holes) {
-          inside = uint(q0) % pc.in_dilation[0] == 0u && uint(q1) % pc.in_dilation[1] == 0u &&
-                   uint(q2) % pc.in_dilation[2] == 0u;
-          q0 = int(uint(q0) / pc.in_dilation[0]);
-          q1 = int(uint(q1) / pc.in_dilation[1]);
-          q2 = int(uint(q2) / pc.in_dilation[2]);
+          inside = uint(q0) % in_dilation[0] == 0u && uint(q1) % in_dilation[1] == 0u &&
+                   uint(q2) % in_dilation[2] == 0u;
+          q0 = int(uint(q0) / in_dilation[0]);
+          q1 = int(uint(q1) / in_dilation[1]);
+          q2 = int(uint(q2) / in_dilation[2]);
         }
         uint at = x_base[j] + channel + (uint(q0) * pc.in_size[1] + uint(q1)) * pc.in_size[2] + uint(q2);
         xv[t][j] = inside ? A_T(x_data[at]) : A_T(0);
@@ -163,8 +169,11 @@ void main() {
     for (uint j = 0u; j < RN; ++j) {
       uint col = col0 + j * 64u;
       if (col >= cols) continue;
-      y_data[y_offset + ((col / out_spatial) * pc.out_channels + o_base + row) * out_spatial + col % out_spatial] =
-          A_STORE(acc[i][j]);
+      uint at = y_offset + ((col / out_spatial) * pc.out_channels + o_base + row) * out_spatial + col % out_spatial;
+      y_data[at] = A_STORE(acc[i][j]);
+#ifdef NXV_EPILOGUE
+      if (!SPLIT) nxv_epilogue(at, acc[i][j]);
+#endif
     }
   }
 }

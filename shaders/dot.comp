@@ -90,7 +90,7 @@ void main() {
       uint col = n0 + tx + 16u * j;
       if (col >= pc.n) continue;
       y_data[y_base + row * pc.n + col] = A_STORE(acc[i][j]);
-#ifdef NXV_DOT_EPILOGUE
+#ifdef NXV_EPILOGUE
       nxv_epilogue(y_base + row * pc.n + col, acc[i][j]);
 #endif
     }

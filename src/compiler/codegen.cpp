@@ -112,7 +112,7 @@ std::string type_defines(DType t) {
 // Replaces the line that starts with `marker` (a comment of the source) by `with`.
 void replace_marker(std::string& text, std::string_view marker, const std::string& with) {
   const std::size_t at = text.find(marker);
-  if (at == std::string::npos) detail::fail("fusion compiler: shaders/dot.comp has no '", marker, "' line");
+  if (at == std::string::npos) detail::fail("fusion compiler: the contraction shader has no '", marker, "' line");
   text.replace(at, text.find('\n', at) - at, with);
 }
 
@@ -120,9 +120,9 @@ class Generator {
  public:
   Generator(const Graph& g, const Kernel& k) : g_(g), k_(k) {}
 
-  // shaders/dot.comp with the epilogue after each output's store: the dot's own bindings 0-2 and push block,
-  // then the epilogue's bindings from 3 and its push words after the block's.
-  std::string run_dot() {
+  // shaders/dot.comp (conv.comp) with the epilogue after each output's store: the kernel's own bindings 0-2 and
+  // push block, then the epilogue's bindings from 3 and its push words after the block's.
+  std::string run_contraction(std::string_view path) {
     const Kernel& e = k_.epilogue.at(0);
     const DType t = dtype(k_.reduce);
     std::ostringstream code;
@@ -140,13 +140,13 @@ class Generator {
     for (const auto& [key, text] : helpers_) code << text << "\n";
     code << function.str();
 
-    const std::optional<std::string_view> source = glsl_source("shaders/dot.comp");
-    if (!source) detail::fail("fusion compiler: shaders/dot.comp is not embedded");
+    const std::optional<std::string_view> source = glsl_source(path);
+    if (!source) detail::fail("fusion compiler: ", path, " is not embedded");
     std::string text(*source);
     replace_marker(text, "// @epilogue-push", e.push.empty() ? std::string() : "uint w[" + std::to_string(e.push.size()) + "];");
     replace_marker(text, "// @epilogue-code", code.str());
     const std::size_t version_end = text.find('\n', text.find("#version")) + 1;
-    text.insert(version_end, type_defines(t) + "#define NXV_DOT_EPILOGUE 1\n");
+    text.insert(version_end, type_defines(t) + "#define NXV_EPILOGUE 1\n");
     return text;
   }
 
@@ -408,9 +408,10 @@ class Generator {
 }  // namespace
 
 std::string generate_glsl(const Graph& graph, const Kernel& kernel) {
-  return graph.nodes[kernel.reduce >= 0 ? kernel.reduce : 0].call.code == OpCode::dot && kernel.reduce >= 0
-             ? Generator(graph, kernel).run_dot()
-             : Generator(graph, kernel).run();
+  const OpCode host = kernel.reduce >= 0 ? graph.nodes[kernel.reduce].call.code : OpCode::reduce;
+  if (host == OpCode::dot) return Generator(graph, kernel).run_contraction("shaders/dot.comp");
+  if (host == OpCode::conv) return Generator(graph, kernel).run_contraction("shaders/conv.comp");
+  return Generator(graph, kernel).run();
 }
 
 }  // namespace nxv::compiler

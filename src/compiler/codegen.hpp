@@ -15,8 +15,9 @@
 namespace nxv::compiler {
 
 // The shader's GLSL; it includes "lib/common.glsl" and "lib/elementwise.glsl" (compiled with glsl_sources.hpp).
-// A contraction stage's kernel (a dot with an epilogue) is shaders/dot.comp, embedded, with the epilogue inserted
-// after the store of each output: the dot's value is the one dot.comp stores, then the region runs on it.
+// A contraction stage's kernel (a dot or conv with an epilogue) is shaders/dot.comp or conv.comp, embedded, with
+// the epilogue inserted after the store of each output: the value is the one the eager kernel stores, then the
+// region runs on it.
 std::string generate_glsl(const Graph& graph, const Kernel& kernel);
 
 }  // namespace nxv::compiler

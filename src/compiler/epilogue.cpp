@@ -5,17 +5,23 @@
 #include <utility>
 
 #include "compiler/index_map.hpp"
+#include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/dot.hpp"
 
 namespace nxv::compiler {
 namespace {
 
-// Whether an eager stage is a dot that a generated copy of the tiled dot kernel can compute with an epilogue.
+// Whether an eager stage is a dot (conv) that a generated copy of the tiled dot (unsplit conv) kernel can compute
+// with an epilogue.
 bool contraction_host(const Graph& g, const Stage& s) {
   if (s.kind != Stage::Kind::eager) return false;
   const Node& n = g.nodes[s.node];
-  return n.kind == NodeKind::op && n.call.code == OpCode::dot &&
-         vulkan::kernels::runs_tiled_dot(n.call, g.nodes[n.inputs[0]].type, g.nodes[n.inputs[1]].type, n.type);
+  if (n.kind != NodeKind::op) return false;
+  const TensorType& a = g.nodes[n.inputs[0]].type;
+  if (n.call.code == OpCode::dot) return vulkan::kernels::runs_tiled_dot(n.call, a, g.nodes[n.inputs[1]].type, n.type);
+  if (n.call.code == OpCode::conv)
+    return vulkan::kernels::runs_unsplit_conv(n.call, a, g.nodes[n.inputs[1]].type, n.type);
+  return false;
 }
 
 // The reduce (or dot) node a stage computes, when it could take an epilogue: a reduction stage without one, an
@@ -132,7 +138,8 @@ std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
       bool transposed = false;
       if (!std::all_of(k.reads.begin(), k.reads.end(),
                        [&](const Read& x) { return x.node != reduce || x.strides == identity; })) {
-        transposed = contraction && reads_transposed(g.nodes[reduce].type.shape, k.domain, k.reads, reduce) &&
+        transposed = contraction && g.nodes[reduce].call.code == OpCode::dot &&
+                     reads_transposed(g.nodes[reduce].type.shape, k.domain, k.reads, reduce) &&
                      !read_elsewhere(g, stages, reduce, c) && transposed_dot_runs_tiled(g, reduce);
         if (!transposed) continue;
       }
@@ -148,7 +155,9 @@ std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
                       : stages[host].kind == Stage::Kind::reduction ? stages[host].kernel
                                                                       : reading_kernel(g, reduce);
       merged.epilogue.push_back(k);
-      const std::size_t host_push = contraction ? kDotPushWords : merged.push.size();
+      const std::size_t host_push = !contraction                                    ? merged.push.size()
+                                    : g.nodes[reduce].call.code == OpCode::dot ? kDotPushWords
+                                                                                : vulkan::kernels::kConvPushWords;
       if (merged.bindings() > max_bindings || host_push + k.push.size() > kMaxPushWords) continue;
       Stage& h = stages[host];
       if (h.kind == Stage::Kind::eager) h.members = {reduce};

@@ -30,7 +30,8 @@
 // reduction stage's epilogue when the result takes one chunk per output (epilogue.cpp); a reduction of a
 // materialised value becomes a reduction stage for the sake of an epilogue. Likewise a region over a dot's result
 // (a dense layer's bias add and activation) becomes the epilogue of a contraction stage: a generated copy of the
-// `tiled` dot kernel that runs the region on each output right after storing it.
+// `tiled` dot kernel that runs the region on each output right after storing it; the same for a conv's result
+// (a conv layer's bias add and activation) with a copy of the conv kernel, where the conv runs unsplit.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -86,10 +87,10 @@ inline constexpr std::size_t kMaxPushWords = 32;
 inline constexpr std::size_t kDotPushWords = 10;
 
 struct Stage {
-  // contraction: a dot with an epilogue; its kernel's `reduce` is the dot node, its reads the dot's two operands
-  // (the dot kernel's own bindings), its epilogue the region.
+  // contraction: a dot or conv with an epilogue; its kernel's `reduce` is that node, its reads the two operands
+  // (the dot or conv kernel's own bindings), its epilogue the region.
   enum class Kind : std::uint8_t { eager, fused, reduction, contraction } kind;
-  NodeId node = -1;     // eager: the node it evaluates; reduction: the reduce node; contraction: the dot
+  NodeId node = -1;     // eager: the node it evaluates; reduction: the reduce node; contraction: the dot or conv
   Kernel kernel;        // fused, reduction, contraction
   std::vector<NodeId> members;  // fused, reduction: the nodes it computes (for the stage plan printout)
 };

@@ -25,6 +25,7 @@
 #include "trace/evaluate.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/diagnostics.hpp"
+#include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/dot.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
@@ -244,22 +245,15 @@ class FusedExecutable final : public Executable {
     return apply(n.call, args, n.type);
   }
 
-  // A dot with its epilogue: dot.cpp's launch of the tiled kernel (operands materialised where it must), with the
-  // generated copy's pipeline for the launch's specialization and the epilogue's buffers after the dot's own.
+  // A dot or conv with its epilogue: dot.cpp's (conv.cpp's) launch of its kernel, with the generated copy's
+  // pipeline for the launch's specialization and the epilogue's buffers after the kernel's own.
   void run_contraction(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {
     vulkan::Runtime& rt = vulkan::runtime();
-    const Node& dot = graph_.nodes[k.reduce];
-    const vulkan::BufferPtr result = rt.allocate(bytes_of(dot.type));
-    vulkan::kernels::DotLaunch launch;
-    if (k.transposed) {  // b . a, [N, M]: only the epilogue reads it, so the node gets no value
-      OpCall swapped = dot.call;
-      std::swap(swapped.attrs.contract_a, swapped.attrs.contract_b);
-      const TensorType out{{dot.type.shape[1], dot.type.shape[0]}, dot.type.dtype};
-      launch = vulkan::kernels::tiled_dot_launch(swapped, values[dot.inputs[1]], values[dot.inputs[0]], out);
-    } else {
-      launch = vulkan::kernels::tiled_dot_launch(dot.call, values[dot.inputs[0]], values[dot.inputs[1]], dot.type);
-      values[k.reduce] = Tensor(dot.type, vk, std::make_shared<vulkan::VulkanStorage>(result));
-    }
+    const Node& host = graph_.nodes[k.reduce];
+    const Tensor& a = values[host.inputs[0]];
+    const Tensor& b = values[host.inputs[1]];
+    const vulkan::BufferPtr result = rt.allocate(bytes_of(host.type));
+    if (!k.transposed) values[k.reduce] = Tensor(host.type, vk, std::make_shared<vulkan::VulkanStorage>(result));
     const Kernel& e = k.epilogue.at(0);
     std::vector<vulkan::BufferPtr> buffers;
     std::vector<bool> written;
@@ -275,9 +269,25 @@ class FusedExecutable final : public Executable {
       values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
     }
     std::vector<vulkan::Binding> extra;
-    for (std::size_t b = 0; b < buffers.size(); ++b) extra.push_back({&buffers[b], written[b]});
-    const vulkan::Pipeline* pipeline = rt.pipeline(c.shader, launch.specialization);
-    vulkan::kernels::dispatch_dot(pipeline, launch, result, extra, e.push);
+    for (std::size_t i = 0; i < buffers.size(); ++i) extra.push_back({&buffers[i], written[i]});
+    if (host.call.code == OpCode::conv) {
+      const vulkan::kernels::ConvLaunch launch =
+          vulkan::kernels::unsplit_conv_launch(host.call, a.type(), b.type(), host.type);
+      vulkan::kernels::dispatch_conv(rt.pipeline(c.shader, launch.specialization), launch,
+                                     vulkan::buffer_of(a, "jit (vulkan compiler)"),
+                                     vulkan::buffer_of(b, "jit (vulkan compiler)"), result, extra, e.push);
+      return;
+    }
+    vulkan::kernels::DotLaunch launch;
+    if (k.transposed) {  // b . a, [N, M]: only the epilogue reads it, so the node gets no value
+      OpCall swapped = host.call;
+      std::swap(swapped.attrs.contract_a, swapped.attrs.contract_b);
+      const TensorType out{{host.type.shape[1], host.type.shape[0]}, host.type.dtype};
+      launch = vulkan::kernels::tiled_dot_launch(swapped, b, a, out);
+    } else {
+      launch = vulkan::kernels::tiled_dot_launch(host.call, a, b, host.type);
+    }
+    vulkan::kernels::dispatch_dot(rt.pipeline(c.shader, launch.specialization), launch, result, extra, e.push);
   }
 
   void run_fused(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {

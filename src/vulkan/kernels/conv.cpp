@@ -5,13 +5,19 @@
 // per (block, chunk) writes the chunk sums, and conv_combine.comp adds them in order -- the same result with
 // chunks times the parallelism (the kernel gradients' few outputs with long contractions need it).
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <vector>
 
 #include "nxv/conv.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/kernels.hpp"
+#include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime_shaders.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
@@ -23,9 +29,9 @@ struct ConvPush {
   std::uint32_t batch_out, channels, out_channels, group_rows, in_per_group, group_channel_step, group_batch_step;
   std::uint32_t in_size[3], kernel[3], out_size[3], stride[3];
   std::int32_t low[3];
-  std::uint32_t in_dilation[3], kernel_dilation[3];
+  std::uint32_t dilation[3];  // input dilation | kernel dilation << 16
 };
-static_assert(sizeof(ConvPush) <= 128, "conv.comp's push constants must fit the guaranteed 128 bytes");
+static_assert(sizeof(ConvPush) == 4 * kConvPushWords, "conv.hpp's kConvPushWords is conv.comp's push block");
 
 struct CombinePush {
   std::uint32_t outputs, chunks;
@@ -40,43 +46,51 @@ std::atomic<ConvSplit> g_split{ConvSplit::automatic};
 
 bool fits_i32(std::int64_t v) { return v >= -0x7fffffffLL && v <= 0x7fffffffLL; }
 
-}  // namespace
+std::int64_t dim(const TensorType& t, int axis) { return t.shape[axis]; }
 
-void set_conv_split(ConvSplit policy) { g_split = policy; }
+// A conv call's push block, specialization and grid as conv() dispatches it; nullopt when the kernel does not
+// take the call.
+struct Plan {
+  ConvPush push{};
+  std::array<std::int32_t, 5> spec{};  // RM, RN, CHUNK, SPLIT, KB
+  std::array<std::uint32_t, 3> groups{};
+  bool split = false;
+  std::int64_t chunks = 1, outputs = 0;
+};
 
-bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
-  const Tensor& x = in[0];
-  const Tensor& w = in[1];
+std::optional<Plan> plan_conv(const OpCall& call, const TensorType& x, const TensorType& w, const TensorType& out) {
   const OpAttrs& a = call.attrs;
-  if (!is_float(out.dtype) || x.dtype() != out.dtype || w.dtype() != out.dtype) return false;
-  if (!fits_u32(x.size()) || !fits_u32(w.size()) || !fits_u32(num_elements(out.shape))) return false;
-  const int spatial = x.rank() - 2, shift = 3 - spatial;
-  if (spatial < 1 || spatial > 3) return false;
+  if (!is_float(out.dtype) || x.dtype != out.dtype || w.dtype != out.dtype) return std::nullopt;
+  if (!fits_u32(num_elements(x.shape)) || !fits_u32(num_elements(w.shape)) || !fits_u32(num_elements(out.shape)))
+    return std::nullopt;
+  const int spatial = x.shape.size() - 2, shift = 3 - spatial;
+  if (spatial < 1 || spatial > 3) return std::nullopt;
 
   ConvPush push{};
   const std::int64_t groups = std::max(a.feature_groups, a.batch_groups);
   push.batch_out = static_cast<std::uint32_t>(out.shape[0]);
-  push.channels = static_cast<std::uint32_t>(x.dim(1));
-  push.out_channels = static_cast<std::uint32_t>(w.dim(0));
-  push.group_rows = static_cast<std::uint32_t>(w.dim(0) / groups);
-  push.in_per_group = static_cast<std::uint32_t>(w.dim(1));
+  push.channels = static_cast<std::uint32_t>(dim(x, 1));
+  push.out_channels = static_cast<std::uint32_t>(dim(w, 0));
+  push.group_rows = static_cast<std::uint32_t>(dim(w, 0) / groups);
+  push.in_per_group = static_cast<std::uint32_t>(dim(w, 1));
   push.group_channel_step = a.feature_groups > 1 ? push.in_per_group : 0;
   push.group_batch_step = a.batch_groups > 1 ? push.batch_out : 0;
   std::int64_t out_spatial = 1;
   for (int d = 0; d < 3; ++d) {
     const int s = d - shift;
-    push.in_size[d] = static_cast<std::uint32_t>(s < 0 ? 1 : x.dim(s + 2));
-    push.kernel[d] = static_cast<std::uint32_t>(s < 0 ? 1 : w.dim(s + 2));
+    push.in_size[d] = static_cast<std::uint32_t>(s < 0 ? 1 : dim(x, s + 2));
+    push.kernel[d] = static_cast<std::uint32_t>(s < 0 ? 1 : dim(w, s + 2));
     push.out_size[d] = static_cast<std::uint32_t>(s < 0 ? 1 : out.shape[s + 2]);
     push.stride[d] = static_cast<std::uint32_t>(s < 0 ? 1 : a.strides[s]);
-    push.in_dilation[d] = static_cast<std::uint32_t>(s < 0 ? 1 : a.input_dilation[s]);
-    push.kernel_dilation[d] = static_cast<std::uint32_t>(s < 0 ? 1 : a.kernel_dilation[s]);
+    const std::int64_t in_dilation = s < 0 ? 1 : a.input_dilation[s], kernel_dilation = s < 0 ? 1 : a.kernel_dilation[s];
+    if (in_dilation > 0xffff || kernel_dilation > 0xffff) return std::nullopt;  // (packed in 16 bits each)
+    push.dilation[d] = static_cast<std::uint32_t>(in_dilation | kernel_dilation << 16);
     const std::int64_t low = s < 0 ? 0 : a.pad_low[s];
     // The shader's int coordinates: the dilated input and every window origin must fit.
     const std::int64_t reach = (push.out_size[d] - 1) * static_cast<std::int64_t>(push.stride[d]) +
-                               (push.kernel[d] - 1) * static_cast<std::int64_t>(push.kernel_dilation[d]);
-    const std::int64_t dilated = (push.in_size[d] - 1) * static_cast<std::int64_t>(push.in_dilation[d]) + 1;
-    if (!fits_i32(low) || !fits_i32(reach + std::abs(low)) || !fits_i32(dilated)) return false;
+                               (push.kernel[d] - 1) * kernel_dilation;
+    const std::int64_t dilated = (push.in_size[d] - 1) * in_dilation + 1;
+    if (!fits_i32(low) || !fits_i32(reach + std::abs(low)) || !fits_i32(dilated)) return std::nullopt;
     push.low[d] = static_cast<std::int32_t>(low);
     out_spatial *= push.out_size[d];
   }
@@ -111,28 +125,78 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
   // Few invocations wait on load latency: issue the loads of several terms at once (about 32 registers' worth).
   const auto kb = static_cast<std::uint32_t>(few ? std::clamp<std::int64_t>(32 / (rm + rn), 1, 8) : 1);
   if (col_groups() > runtime().features().max_workgroup_count_x || row_groups() > kMaxGroups || groups > kMaxGroups)
-    return false;
+    return std::nullopt;
+  Plan plan;
+  plan.push = push;
+  plan.spec = {static_cast<std::int32_t>(rm), static_cast<std::int32_t>(rn), static_cast<std::int32_t>(kConvChunkTerms),
+               split ? 1 : 0, static_cast<std::int32_t>(kb)};
+  plan.groups = {static_cast<std::uint32_t>(col_groups()), static_cast<std::uint32_t>(row_groups()),
+                 static_cast<std::uint32_t>(split ? groups * chunks : groups)};
+  plan.split = split;
+  plan.chunks = chunks;
+  plan.outputs = outputs;
+  return plan;
+}
 
+
+}  // namespace
+
+void set_conv_split(ConvSplit policy) { g_split = policy; }
+
+bool runs_unsplit_conv(const OpCall& call, const TensorType& x, const TensorType& w, const TensorType& out) {
+  if (!available()) return false;
+  const auto plan = plan_conv(call, x, w, out);
+  return plan && !plan->split && plan->outputs > 0;
+}
+
+ConvLaunch unsplit_conv_launch(const OpCall& call, const TensorType& x, const TensorType& w, const TensorType& out) {
+  const auto plan = plan_conv(call, x, w, out);
+  if (!plan || plan->split) detail::fail(describe(call), "does not run the unsplit conv kernel");
+  ConvLaunch l;
+  l.specialization = plan->spec;
+  std::memcpy(l.push.data(), &plan->push, sizeof(ConvPush));
+  l.groups = plan->groups;
+  return l;
+}
+
+void dispatch_conv(const Pipeline* pipeline, const ConvLaunch& l, const BufferPtr& x, const BufferPtr& w,
+                   const BufferPtr& result, std::span<const Binding> extra, std::span<const std::uint32_t> extra_push) {
+  std::vector<Binding> bindings{{&x, false}, {&w, false}, {&result, true}};
+  bindings.insert(bindings.end(), extra.begin(), extra.end());
+  std::vector<std::uint32_t> push(l.push.begin(), l.push.end());
+  push.insert(push.end(), extra_push.begin(), extra_push.end());
+  dispatch_bindings(runtime(), pipeline, bindings, std::as_bytes(std::span(push)), l.groups[0], l.groups[1],
+                    l.groups[2]);
+}
+
+bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
+  const Tensor& x = in[0];
+  const Tensor& w = in[1];
+  const auto plan = plan_conv(call, x.type(), w.type(), out);
+  if (!plan) return false;
+  const ConvPush& push = plan->push;
+  const std::int64_t outputs = plan->outputs, chunks = plan->chunks;
+  const bool split = plan->split;
+  const std::uint32_t rm = static_cast<std::uint32_t>(plan->spec[0]), rn = static_cast<std::uint32_t>(plan->spec[1]),
+                      kb = static_cast<std::uint32_t>(plan->spec[4]);
   result = allocate(out);
   if (outputs == 0) return true;
   static PipelineCache cache;
-  const std::int32_t spec[] = {static_cast<std::int32_t>(rm), static_cast<std::int32_t>(rn),
-                               static_cast<std::int32_t>(kConvChunkTerms), split ? 1 : 0,
-                               static_cast<std::int32_t>(kb)};
+  const std::span<const std::int32_t> spec(plan->spec);
   const Pipeline* p = cache.get(static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(rm) << 8 |
                                     static_cast<std::uint64_t>(rn) << 16 | static_cast<std::uint64_t>(split) << 24 |
                                     static_cast<std::uint64_t>(kb) << 32,
                                 [&] { return std::string("conv_") + variant_name(out.dtype); }, spec);
-  const auto z = static_cast<std::uint32_t>(split ? groups * chunks : groups);
+  const auto [gx, gy, z] = plan->groups;
   if (!split) {
-    runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&result, true}}, push_bytes(push),
-                       static_cast<std::uint32_t>(col_groups()), static_cast<std::uint32_t>(row_groups()), z);
+    runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&result, true}}, push_bytes(push), gx, gy,
+                       z);
     return true;
   }
   const BufferPtr partials =
       runtime().allocate(static_cast<std::size_t>(outputs * chunks) * size_of(out.dtype));
-  runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&partials, true}}, push_bytes(push),
-                     static_cast<std::uint32_t>(col_groups()), static_cast<std::uint32_t>(row_groups()), z);
+  runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&partials, true}}, push_bytes(push), gx, gy,
+                     z);
   static PipelineCache combine_cache;
   const Pipeline* combine = combine_cache.get(static_cast<std::uint64_t>(out.dtype), [&] {
     return std::string("conv_combine_") + variant_name(out.dtype);

@@ -1,9 +1,12 @@
-// Dots with their epilogues (compiler/plan.hpp's contraction stages): a region over a dot's result runs inside a
-// generated copy of the tiled dot kernel, in one dispatch, fused = eager Vulkan = reference bit for bit, over every
-// dot dtype, operand orientations (read strided or materialised), batched dots, several epilogue outputs, the dot's
-// value also needed elsewhere, NaN/inf, and a dense layer's forward and SGD update.
+// Dots and convs with their epilogues (compiler/plan.hpp's contraction stages): a region over a dot's (conv's)
+// result runs inside a generated copy of the tiled dot (unsplit conv) kernel, in one dispatch, fused = eager
+// Vulkan = reference bit for bit: every dot dtype, operand orientations (read strided or materialised), batched
+// dots, several epilogue outputs, the dot's value also needed elsewhere, NaN/inf, a dense layer's forward and SGD
+// update; convs in 1-3 spatial dimensions with strides, padding, dilations and groups, and long convs (split, so
+// no contraction) keeping their region.
 #include "compiler/fusion_testing.hpp"
 #include "compiler/plan.hpp"
+#include "nxv/conv.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/ops.hpp"
 #include "vulkan/kernels/dot.hpp"
@@ -85,6 +88,52 @@ TEST(FusedDot, ADenseLayersSgdStepFusesItsUpdates) {
                      {test_uniform(DType::f32, {12, 20}, 17, -1, 1), test_uniform(DType::f32, {20}, 18, -1, 1),
                       test_uniform(DType::f32, {16, 12}, 19, -1, 1)},
                      -1);
+}
+
+// A conv layer: bias add over the channel axis and a relu.
+Tensor conv_layer(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& options) {
+  const Tensor y = conv(x, w, options);
+  Shape bias_shape = Shape::filled(y.rank(), 1);
+  bias_shape[1] = b.dim(0);
+  return max(y + reshape(b, bias_shape), 0.0);
+}
+
+TEST(FusedConv, BiasAndActivationRunInTheConvsDispatch) {
+  NXV_REQUIRE_VULKAN();
+  struct Case {
+    const char* what;
+    Shape x, w;
+    ConvOptions options;
+  };
+  const Case cases[] = {
+      {"2-D", {4, 3, 12, 11}, {5, 3, 3, 3}, {}},
+      {"2-D strided, padded, dilated", {2, 4, 13, 9}, {6, 4, 3, 2},
+       {.strides = {2, 1}, .padding = {{1, 2}, {0, 1}}, .input_dilation = {1, 2}, .kernel_dilation = {2, 1}}},
+      {"2-D grouped", {3, 6, 8, 8}, {4, 3, 3, 3}, {.feature_group_size = 2}},
+      {"1-D", {5, 2, 40}, {3, 2, 5}, {}},
+      {"3-D", {2, 2, 5, 6, 4}, {3, 2, 2, 3, 2}, {}},
+  };
+  for (const Case& c : cases)
+    for (DType t : {DType::f32, DType::f64}) {
+      const MultiFn fn = [&c](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{conv_layer(in[0], in[1], in[2], c.options)};
+      };
+      expect_fused_exact(std::string(c.what) + " " + std::string(name(t)), fn,
+                         {test_data(t, c.x, 30), test_data(t, c.w, 31), test_data(t, {c.w[0]}, 32)}, 1);
+    }
+}
+
+TEST(FusedConv, ALongConvIsSplitAndKeepsItsRegion) {
+  NXV_REQUIRE_VULKAN();
+  // 40 input channels x 3 x 3 = 360 terms: two chunks, so the conv is split (conv + combine) and its region is a
+  // stage of its own: 3 dispatches, the same bits.
+  const MultiFn fn = [](const std::vector<Tensor>& in) {
+    return std::vector<Tensor>{conv_layer(in[0], in[1], in[2], {})};
+  };
+  expect_fused_exact("split", fn,
+                     {test_uniform(DType::f32, {2, 40, 6, 6}, 33, -1, 1), test_uniform(DType::f32, {3, 40, 3, 3}, 34, -1, 1),
+                      test_data(DType::f32, {3}, 35)},
+                     3);
 }
 
 // Plans: where a region reads a dot's result element for element, the dot becomes a contraction stage; a dot the
