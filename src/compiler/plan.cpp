@@ -322,6 +322,9 @@ Attempt schedule(const Graph& g, const std::vector<std::vector<NodeId>>& regions
   // depended on them depend on the reduction.
   const std::vector<int> merged_into =
       epilogues ? merge_epilogues(g, stages, deps, max_bindings) : std::vector<int>(stages.size(), -1);
+  // A host runs after everything its epilogue reads.
+  for (std::size_t s = 0; s < stages.size(); ++s)
+    if (merged_into[s] >= 0) deps[merged_into[s]].insert(deps[merged_into[s]].end(), deps[s].begin(), deps[s].end());
   for (std::size_t s = 0; s < stages.size(); ++s) {
     std::vector<int> redirected;
     for (int d : deps[s]) {

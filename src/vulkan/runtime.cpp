@@ -242,6 +242,7 @@ class RuntimeImpl final : public Runtime {
       if (!region) {
         finish_locked();
         region = staging_->reserve(n, stream_.recording_serial());
+        if (!region) detail::fail("vulkan upload: the staging ring cannot hold ", n, " bytes after waiting");
       }
       std::memcpy(region->data, src.data() + done, n);
       stream_.copy_in(region->buffer, region->offset, dst, done, n);

@@ -11,6 +11,9 @@ StagingRing::StagingRing(Allocator& allocator, std::size_t capacity)
     : block_(allocator.allocate_host_block(capacity, false)), capacity_(capacity) {}
 
 std::optional<StagingRing::Region> StagingRing::reserve(std::size_t bytes, std::uint64_t serial) {
+  // An empty ring starts over at offset 0, so that a region up to the whole capacity always fits once the
+  // batches holding the ring have completed (else a region past the end's remaining room could never fit).
+  if (head_ == tail_ && head_ % capacity_ + bytes > capacity_) head_ = tail_ = (head_ / capacity_ + 1) * capacity_;
   const std::uint64_t offset = head_ % capacity_;
   const std::uint64_t skip = offset + bytes > capacity_ ? capacity_ - offset : 0;  // regions never wrap
   if (bytes > capacity_ || head_ + skip + bytes - tail_ > capacity_) return std::nullopt;

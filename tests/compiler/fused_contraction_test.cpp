@@ -8,6 +8,7 @@
 #include "compiler/plan.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/grad.hpp"
+#include "nxv/indexing.hpp"
 #include "nxv/ops.hpp"
 #include "vulkan/kernels/dot.hpp"
 
@@ -62,6 +63,21 @@ TEST(FusedDot, SeveralOutputsAndTheDotsValueNeededElsewhere) {
   expect_fused_exact("outputs", fn,
                      {test_data(DType::f32, {40, 24}, 11), test_data(DType::f32, {24, 30}, 12),
                       test_data(DType::f32, {40, 1}, 13)},
+                     -1);
+}
+
+TEST(FusedDot, AnEpilogueReadingALaterStageRunsAfterIt) {
+  NXV_REQUIRE_VULKAN();
+  // The dot is traced first, the sort (an eager stage) after it; the epilogue reads both, so the contraction must
+  // run after the sort (it once ran first and read an undefined value).
+  const MultiFn fn = [](const std::vector<Tensor>& in) {
+    const Tensor y = dot(in[0], in[1]);
+    const Tensor s = sort(in[2] * 2.0, 1);
+    return std::vector<Tensor>{y * s + 1.0};
+  };
+  expect_fused_exact("after sort", fn,
+                     {test_data(DType::f32, {6, 5}, 40), test_data(DType::f32, {5, 7}, 41),
+                      test_uniform(DType::f32, {6, 7}, 42, -1, 1)},
                      -1);
 }
 

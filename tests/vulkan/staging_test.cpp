@@ -55,6 +55,23 @@ TEST(VulkanStaging, TransfersLargerThanTheRingAndReadbackBufferArriveWhole) {
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], values[i] + (i < incremented ? 1 : 0)) << i;
 }
 
+TEST(VulkanStaging, ARingSizedUploadAfterASmallOneFits) {
+  NXV_REQUIRE_VULKAN();
+  auto rt = staged_runtime();
+  // The small upload leaves the ring's head off 0; the next one's first piece is the whole 32 MiB ring, which fits
+  // only once the ring has emptied and starts over (it used to find no room and crash).
+  BufferPtr small = upload_floats(*rt, std::vector<float>(3, 2.0f));
+  const std::size_t n = (40 << 20) / sizeof(std::uint32_t);
+  std::vector<std::uint32_t> values(n);
+  std::iota(values.begin(), values.end(), 11u);
+  BufferPtr x = rt->allocate(n * sizeof(std::uint32_t));
+  rt->upload(x, std::as_bytes(std::span(values)));
+  std::vector<std::uint32_t> out(n);
+  rt->download(x, std::as_writable_bytes(std::span(out)));
+  EXPECT_EQ(out, values);
+  EXPECT_EQ(download_floats(*rt, small, 3), std::vector<float>(3, 2.0f));
+}
+
 TEST(VulkanStaging, ManySmallUploadsWrapTheRing) {
   NXV_REQUIRE_VULKAN();
   auto rt = staged_runtime();
