@@ -11,7 +11,9 @@
 //
 // Reductions whose input is computed elementwise are generated kernels that evaluate the producer at each element
 // they load (in the eager reduction's order), and a region over a reduction's result runs in the reduction's
-// kernel as its epilogue: softmax and log-softmax take 3 dispatches.
+// kernel as its epilogue: softmax and log-softmax take 3 dispatches. Likewise a region over a dot's or a conv's
+// result (a layer's bias add and activation, a weight gradient's SGD update) runs inside a generated copy of the
+// dot or conv kernel, right after each output is stored.
 //
 // Replay (the idea of CUDA graphs): the first call records its stages into a command buffer of the executable's
 // own, and intermediates that die during the call share memory by liveness; later calls (the same signature, so
