@@ -159,14 +159,16 @@ class Generator {
          "#include \"lib/common.glsl\"\n"
          "#include \"lib/elementwise.glsl\"\n\n"
          "layout(local_size_x = NXV_GROUP_SIZE) in;\n";  // 256: a reduction's lanes too
-    const std::size_t reads = k_.reads.size();
-    for (std::size_t r = 0; r < reads; ++r)
-      s << "layout(std430, binding = " << r << ") readonly buffer In" << r << " { " << store_type(dtype(k_.reads[r].node))
-        << " in" << r << "[]; };\n";
+    // The outer kernel's reads of a nested inner reduction take its results from shared memory: no binding.
+    const NodeId nested = k_.inner.empty() ? -1 : k_.inner[0].reduce;
+    std::size_t binding = 0, push = k_.push.size();
+    for (std::size_t r = 0; r < k_.reads.size(); ++r)
+      if (k_.reads[r].node != nested)
+        s << "layout(std430, binding = " << binding++ << ") readonly buffer In" << r << " { "
+          << store_type(dtype(k_.reads[r].node)) << " in" << r << "[]; };\n";
     for (std::size_t o = 0; o < k_.outputs.size(); ++o)
-      s << "layout(std430, binding = " << reads + o << ") writeonly buffer Out" << o << " { "
+      s << "layout(std430, binding = " << binding++ << ") writeonly buffer Out" << o << " { "
         << store_type(dtype(k_.outputs[o].first)) << " out" << o << "[]; };\n";
-    std::size_t binding = reads + k_.outputs.size(), push = k_.push.size();
     if (k_.reduce >= 0)
       s << "layout(std430, binding = " << binding++ << ") writeonly buffer Result { " << store_type(dtype(k_.reduce))
         << " result[]; };\n";
@@ -179,6 +181,17 @@ class Generator {
         s << "layout(std430, binding = " << binding++ << ") writeonly buffer EpilogueOut" << o << " { "
           << store_type(dtype(e.outputs[o].first)) << " eout" << o << "[]; };\n";
       push += e.push.size();
+    }
+    for (const Kernel& i : k_.inner) {
+      for (std::size_t r = 0; r < i.reads.size(); ++r)
+        s << "layout(std430, binding = " << binding++ << ") readonly buffer InnerIn" << r << " { "
+          << store_type(dtype(i.reads[r].node)) << " iin" << r << "[]; };\n";
+      for (std::size_t o = 0; o < i.outputs.size(); ++o)
+        s << "layout(std430, binding = " << binding++ << ") writeonly buffer InnerOut" << o << " { "
+          << store_type(dtype(i.outputs[o].first)) << " iout" << o << "[]; };\n";
+      s << "layout(std430, binding = " << binding++ << ") writeonly buffer InnerResult { "
+        << store_type(dtype(i.reduce)) << " iresult[]; };\n";
+      push += i.push.size();
     }
     if (push > 0) s << "layout(push_constant) uniform Push { uint w[" << push << "]; } pc;\n";
     s << "\n";
@@ -252,36 +265,64 @@ class Generator {
         << ");\n";
   }
 
-  // reduce.comp's scalar path with its constants spelled out and load() replaced by the program at the element:
-  // the same lanes, order, identity, combine and tree, so the result has the eager kernel's bits.
-  void emit_reduction(std::ostringstream& s) {
-    const Node& red = g_.nodes[k_.reduce];
+  // A reduction's accumulator type, identity and combine, as reduce.comp has them.
+  struct ReduceCode {
+    std::string acc, identity;
+  };
+
+  // `<acc> nxv_element<suffix>(uint i)`: kernel k's program at domain element i, its outputs stored there (buffers
+  // `out` + o), returning the reduced value's element; and `nxv_combine<suffix>(a, b)`.
+  ReduceCode emit_reduce_functions(std::ostringstream& s, const Kernel& k, const std::string& in,
+                                   const std::string& out, const std::string& suffix, std::size_t push,
+                                   NodeId shared_node = -1, const std::string& shared_array = "") {
+    const Node& red = g_.nodes[k.reduce];
     const auto fn = static_cast<ReduceFn>(red.call.attrs.fn);
     const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
-    const DType in = dtype(g_.nodes[k_.reduce].inputs[0]);
-    const std::string acc = logical ? "uint" : compute_type(in);
-    const std::int64_t outputs = num_elements(red.type.shape);
-    const ReduceLayout l = reduce_layout(k_.domain, red.call.attrs.axes, outputs);
-
-    // The element function: the region's program at domain element i, its outputs stored there.
-    s << acc << " nxv_element(uint i) {\n";
-    emit_program(s, k_, "in", "", 0);
-    emit_stores(s, k_, "out");
+    const DType input = dtype(red.inputs[0]);
+    const std::string acc = logical ? "uint" : compute_type(input);
+    s << acc << " nxv_element" << suffix << "(uint i) {\n";
+    emit_program(s, k, in, "", push, shared_node, shared_array);
+    emit_stores(s, k, out);
     if (logical)
-      s << "  return nxv_nonzero(v" << k_.reduce_value << ");\n}\n\n";
+      s << "  return nxv_nonzero(v" << k.reduce_value << ");\n}\n\n";
     else
-      s << "  return v" << k_.reduce_value << ";\n}\n\n";
-
-    const std::string identity = reduce_identity(fn, in, acc);
+      s << "  return v" << k.reduce_value << ";\n}\n\n";
     std::string combine = fn == ReduceFn::all ? "a & b" : fn == ReduceFn::any ? "a | b" : "";
     if (!logical) {
       const char* ops[] = {"a + b", "a * b", "nxv_max(a, b)", "nxv_min(a, b)"};
       combine = ops[static_cast<int>(fn)];
     }
-    s << acc << " nxv_combine(" << acc << " a, " << acc << " b) { precise " << acc << " r = " << combine
-      << "; return r; }\n\n";
-    emit_epilogue(s, acc);
-    s << "shared " << acc << " lanes[256];\n\n"
+    s << acc << " nxv_combine" << suffix << "(" << acc << " a, " << acc << " b) { precise " << acc << " r = "
+      << combine << "; return r; }\n\n";
+    return {acc, reduce_identity(fn, input, acc)};
+  }
+
+  // `offset`: the domain offset of element r of output o's reduction (layout l), into `offset` (declared).
+  static void emit_offset(std::ostringstream& s, const ReduceLayout& l, const std::string& o, const std::string& r,
+                          const std::string& indent) {
+    s << indent << "uint offset = 0u;\n" << indent << "uint rest = " << o << ";\n";
+    for (int d = l.kept_shape.size() - 1; d >= 0; --d)
+      s << indent << "offset += (rest % " << l.kept_shape[d] << "u) * " << l.kept_strides[d] << "u;\n" << indent
+        << "rest /= " << l.kept_shape[d] << "u;\n";
+    s << indent << "rest = " << r << ";\n";
+    for (int d = l.reduced_shape.size() - 1; d >= 0; --d)
+      s << indent << "offset += (rest % " << l.reduced_shape[d] << "u) * " << l.reduced_strides[d] << "u;\n"
+        << indent << "rest /= " << l.reduced_shape[d] << "u;\n";
+  }
+
+  // reduce.comp's scalar path with its constants spelled out and load() replaced by the program at the element:
+  // the same lanes, order, identity, combine and tree, so the result has the eager kernel's bits.
+  void emit_reduction(std::ostringstream& s) {
+    const Node& red = g_.nodes[k_.reduce];
+    const std::int64_t outputs = num_elements(red.type.shape);
+    const ReduceLayout l = reduce_layout(k_.domain, red.call.attrs.axes, outputs);
+    if (!k_.inner.empty()) {
+      emit_nested(s, l);
+      return;
+    }
+    const ReduceCode c = emit_reduce_functions(s, k_, "in", "out", "", 0);
+    emit_epilogue(s, c.acc);
+    s << "shared " << c.acc << " lanes[256];\n\n"
       << "void main() {\n"
       << "  uint g = nxv_linear_group();\n"
       << "  if (g >= " << outputs * l.chunks << "u) return;\n"
@@ -289,23 +330,62 @@ class Generator {
       << "  uint o = g / " << l.chunks << "u;\n"
       << "  uint begin = (g % " << l.chunks << "u) * " << kReduceChunk << "u;\n"
       << "  uint end = min(" << l.length << "u, begin + " << kReduceChunk << "u);\n"
-      << "  uint base = 0u;\n  uint rest = o;\n";
-    for (int d = l.kept_shape.size() - 1; d >= 0; --d)
-      s << "  base += (rest % " << l.kept_shape[d] << "u) * " << l.kept_strides[d] << "u;\n  rest /= "
-        << l.kept_shape[d] << "u;\n";
-    s << "  " << acc << " acc = " << identity << ";\n"
-      << "  for (uint r = begin + t; r < end; r += 256u) {\n"
-      << "    uint offset = base;\n    uint rr = r;\n";
-    for (int d = l.reduced_shape.size() - 1; d >= 0; --d)
-      s << "    offset += (rr % " << l.reduced_shape[d] << "u) * " << l.reduced_strides[d] << "u;\n    rr /= "
-        << l.reduced_shape[d] << "u;\n";
-    s << "    acc = nxv_combine(acc, nxv_element(offset));\n  }\n"
-      << "  lanes[t] = acc;\n  barrier();\n"
+      << "  " << c.acc << " acc = " << c.identity << ";\n"
+      << "  for (uint r = begin + t; r < end; r += 256u) {\n";
+    emit_offset(s, l, "o", "r", "    ");
+    s << "    acc = nxv_combine(acc, nxv_element(offset));\n  }\n";
+    emit_tree_and_store(s, "g");
+  }
+
+  void emit_tree_and_store(std::ostringstream& s, const std::string& g) {
+    s << "  lanes[t] = acc;\n  barrier();\n"
       << "  for (uint s = 128u; s > 0u; s >>= 1) {\n"
       << "    if (t < s) lanes[t] = nxv_combine(lanes[t], lanes[t + s]);\n    barrier();\n  }\n"
-      << "  if (t == 0u) {\n    result[g] = " << store_type(red.type.dtype) << "(lanes[0]);\n";
-    if (!k_.epilogue.empty()) s << "    nxv_epilogue(g, lanes[0]);\n";
+      << "  if (t == 0u) {\n    result[" << g << "] = " << store_type(dtype(k_.reduce)) << "(lanes[0]);\n";
+    if (!k_.epilogue.empty()) s << "    nxv_epilogue(" << g << ", lanes[0]);\n";
     s << "  }\n}\n";
+  }
+
+  // A reduction to one value over an inner reduction's results (nested.hpp), in one workgroup: eight inner results
+  // at a time, each by 32 lanes emulating reduce.comp's 256 (the tree's first three levels combine every lane with
+  // the identity, as the eager kernel does with its idle lanes), kept in shared memory; then the outer reduction in
+  // its own order, its reads of the inner node taking them.
+  void emit_nested(std::ostringstream& s, const ReduceLayout& l) {
+    const Kernel& inner = k_.inner[0];
+    const Node& inner_node = g_.nodes[inner.reduce];
+    const std::int64_t inner_outputs = num_elements(inner_node.type.shape);
+    const ReduceLayout li = reduce_layout(inner.domain, inner_node.call.attrs.axes, inner_outputs);
+    std::size_t inner_push = k_.push.size();
+    for (const Kernel& e : k_.epilogue) inner_push += e.push.size();
+    const ReduceCode ci = emit_reduce_functions(s, inner, "iin", "iout", "_inner", inner_push);
+    s << "shared " << ci.acc << " inner_lanes[256];\n"
+      << "shared " << ci.acc << " inner_result[" << inner_outputs << "];\n\n";
+    const ReduceCode c = emit_reduce_functions(s, k_, "in", "out", "", 0, inner.reduce, "inner_result");
+    emit_epilogue(s, c.acc);
+    s << "shared " << c.acc << " lanes[256];\n\n"
+      << "void main() {\n"
+      << "  uint t = gl_LocalInvocationID.x;\n"
+      << "  uint lane = t % 32u;\n"
+      << "  for (uint o0 = 0u; o0 < " << inner_outputs << "u; o0 += 8u) {\n"
+      << "    uint o = o0 + t / 32u;\n"
+      << "    " << ci.acc << " a = " << ci.identity << ";\n"
+      << "    if (o < " << inner_outputs << "u && lane < " << li.length << "u) {\n";
+    emit_offset(s, li, "o", "lane", "      ");
+    s << "      a = nxv_combine_inner(a, nxv_element_inner(offset));\n    }\n"
+      << "    for (uint level = 0u; level < 3u; ++level) a = nxv_combine_inner(a, " << ci.identity << ");\n"
+      << "    inner_lanes[t] = a;\n    barrier();\n"
+      << "    for (uint s = 16u; s > 0u; s >>= 1) {\n"
+      << "      if (lane < s) inner_lanes[t] = nxv_combine_inner(inner_lanes[t], inner_lanes[t + s]);\n"
+      << "      barrier();\n    }\n"
+      << "    if (lane == 0u && o < " << inner_outputs << "u) {\n"
+      << "      inner_result[o] = inner_lanes[t];\n"
+      << "      iresult[o] = " << store_type(inner_node.type.dtype) << "(inner_lanes[t]);\n    }\n"
+      << "    barrier();\n  }\n"
+      << "  " << c.acc << " acc = " << c.identity << ";\n"
+      << "  for (uint r = t; r < " << l.length << "u; r += 256u) {\n";
+    emit_offset(s, l, "0u", "r", "    ");
+    s << "    acc = nxv_combine(acc, nxv_element(offset));\n  }\n";
+    emit_tree_and_store(s, "0u");
   }
 
   // The epilogue region at result element i, its reads of the result replaced by the reduced value.
@@ -320,7 +400,7 @@ class Generator {
   // The program of `k` at domain element `i` (in scope), as locals v0, v1, ...: read r from buffer `in` + r, or,
   // for an epilogue's reads of its reduction, the value `reduced`; its constants from push word `push` on.
   void emit_program(std::ostringstream& s, const Kernel& k, const std::string& in, const std::string& reduced,
-                    std::size_t push) {
+                    std::size_t push, NodeId shared_node = -1, const std::string& shared_array = "") {
     // Collapse the domain with every read's strides, as the eager kernels do, so that few axes need a division.
     Shape domain = k.domain;
     std::vector<Shape> strides;
@@ -366,6 +446,8 @@ class Generator {
       if (ins.kind == Instruction::Kind::read) {
         if (!reduced.empty() && k.reads[ins.read].node == k_.reduce)
           s << compute_type(t) << "(" << reduced << ");\n";
+        else if (k.reads[ins.read].node == shared_node)
+          s << compute_type(t) << "(" << shared_array << "[" << offsets[ins.read] << "]);\n";
         else
           s << compute_type(t) << "(" << in << ins.read << "[" << offsets[ins.read] << "]);\n";
         continue;

@@ -39,15 +39,6 @@ NodeId epilogue_host(const Graph& g, const Stage& s) {
   return l.chunks == 1 ? node : -1;
 }
 
-// Whether stage `from` reaches stage `target` through dependencies.
-bool reaches(const std::vector<std::vector<int>>& deps, int from, int target, std::vector<char>& seen) {
-  if (from == target) return true;
-  if (seen[from]) return false;
-  seen[from] = 1;
-  for (int d : deps[from])
-    if (reaches(deps, d, target, seen)) return true;
-  return false;
-}
 
 // A contraction stage's kernel, before its epilogue: the dot and its operands.
 Kernel contraction_kernel(const Graph& g, NodeId dot, bool transposed) {
@@ -115,6 +106,15 @@ Kernel reading_kernel(const Graph& g, NodeId reduce) {
 
 }  // namespace
 
+bool stage_reaches(const std::vector<std::vector<int>>& deps, int from, int target, std::vector<char>& seen) {
+  if (from == target) return true;
+  if (seen[from]) return false;
+  seen[from] = 1;
+  for (int d : deps[from])
+    if (stage_reaches(deps, d, target, seen)) return true;
+  return false;
+}
+
 std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
                                  const std::vector<std::vector<int>>& original, std::uint32_t max_bindings) {
   std::vector<int> merged_into(stages.size(), -1);
@@ -148,7 +148,7 @@ std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
       for (int d : deps[c]) {
         if (d == host) continue;
         std::vector<char> seen(stages.size(), 0);
-        if (reaches(deps, d, host, seen)) cycle = true;
+        if (stage_reaches(deps, d, host, seen)) cycle = true;
       }
       if (cycle) continue;
       Kernel merged = contraction                                      ? contraction_kernel(g, reduce, transposed)

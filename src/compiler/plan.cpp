@@ -10,6 +10,7 @@
 #include "compiler/epilogue.hpp"
 #include "compiler/grouping.hpp"
 #include "compiler/index_map.hpp"
+#include "compiler/nested.hpp"
 #include "compiler/op_table.hpp"
 #include "nxv/error.hpp"
 #include "vulkan/kernels/kernels.hpp"
@@ -320,8 +321,9 @@ Attempt schedule(const Graph& g, const std::vector<std::vector<NodeId>>& regions
   }
   // Regions over a reduction's results join it as its epilogue; their stages are dropped, and stages that
   // depended on them depend on the reduction.
-  const std::vector<int> merged_into =
+  std::vector<int> merged_into =
       epilogues ? merge_epilogues(g, stages, deps, max_bindings) : std::vector<int>(stages.size(), -1);
+  if (epilogues) merge_nested_reductions(g, stages, deps, merged_into, max_bindings);
   // A host runs after everything its epilogue reads.
   for (std::size_t s = 0; s < stages.size(); ++s)
     if (merged_into[s] >= 0) deps[merged_into[s]].insert(deps[merged_into[s]].end(), deps[s].begin(), deps[s].end());
@@ -388,6 +390,9 @@ bool fusible(const Graph& graph, const Node& n) {
 
 std::size_t Kernel::bindings() const {
   std::size_t n = reads.size() + outputs.size() + (reduce >= 0 ? 1 : 0);
+  for (const Kernel& i : inner)  // its reads and outputs, and its result; the outer kernel's reads of it bind nothing
+    n += i.bindings() - static_cast<std::size_t>(std::count_if(
+                             reads.begin(), reads.end(), [&](const Read& r) { return r.node == i.reduce; }));
   for (const Kernel& e : epilogue)
     n += e.outputs.size() + static_cast<std::size_t>(std::count_if(
                                 e.reads.begin(), e.reads.end(), [&](const Read& r) { return r.node != reduce; }));
@@ -476,6 +481,8 @@ std::string to_string(const Plan& plan, const Graph& graph) {
     for (const Read& r : k.reads) s << " %" << r.node << to_string(r.strides);
     s << ", writes";
     for (const auto& [node, value] : k.outputs) s << " %" << node;
+    for (const Kernel& i : k.inner)
+      s << "; inner " << format_call(graph.nodes[i.reduce].call) << " %" << i.reduce << " over " << to_string(i.domain);
     for (const Kernel& e : k.epilogue) {
       s << "; epilogue " << to_string(e.domain) << " (";
       for (std::size_t m = 0; m < e.program.size(); ++m)

@@ -31,7 +31,9 @@
 // materialised value becomes a reduction stage for the sake of an epilogue. Likewise a region over a dot's result
 // (a dense layer's bias add and activation) becomes the epilogue of a contraction stage: a generated copy of the
 // `tiled` dot kernel that runs the region on each output right after storing it; the same for a conv's result
-// (a conv layer's bias add and activation) with a copy of the conv kernel, where the conv runs unsplit.
+// (a conv layer's bias add and activation) with a copy of the conv kernel, where the conv runs unsplit. A
+// reduction to one value over the results of a reduction of short rows (a loss's mean over the per-example losses)
+// computes those rows in its own workgroup (nested.hpp): a loss and its mean in one dispatch.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -78,6 +80,9 @@ struct Kernel {
   // Contraction stages: the dot is computed transposed (its operands swapped, the same products and sums), because
   // its epilogue reads it transposed and nothing else reads it (a weight gradient feeding its SGD update).
   bool transposed = false;
+  // Reduction stages to one value: at most one inner reduction whose results this one reduces (nested.hpp), computed
+  // by the same workgroup; the outer kernel's reads of the inner reduction's node take its results, no binding.
+  std::vector<Kernel> inner;
   std::size_t bindings() const;
 };
 

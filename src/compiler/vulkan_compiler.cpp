@@ -82,6 +82,14 @@ class CaptureScope {
   bool active_;
 };
 
+// A reduction kernel's epilogue and inner reduction, in the order of their bindings and push words.
+std::vector<const Kernel*> parts_of(const Kernel& k) {
+  std::vector<const Kernel*> parts;
+  for (const Kernel& e : k.epilogue) parts.push_back(&e);
+  for (const Kernel& i : k.inner) parts.push_back(&i);
+  return parts;
+}
+
 struct CompiledStage {
   const vulkan::Pipeline* pipeline = nullptr;  // fused stages with a non-empty domain
   std::string shader;                          // contraction stages: the generated dot kernel
@@ -107,8 +115,8 @@ class FusedExecutable final : public Executable {
         continue;
       }
       for (const Read& r : st.kernel.reads) last_use[r.node] = static_cast<int>(s);
-      for (const Kernel& e : st.kernel.epilogue)
-        for (const Read& r : e.reads) last_use[r.node] = static_cast<int>(s);
+      for (const Kernel* part : parts_of(st.kernel))
+        for (const Read& r : part->reads) last_use[r.node] = static_cast<int>(s);
       if (st.kind == Stage::Kind::contraction) {  // its pipeline depends on the operands' layout: see run_contraction
         const ShaderCache::Entry entry = shader_cache().get(generate_glsl(graph_, st.kernel));
         vulkan::register_runtime_shader(entry.name, *entry.spirv);
@@ -122,8 +130,8 @@ class FusedExecutable final : public Executable {
         groups = static_cast<std::uint64_t>(l.outputs * l.chunks);
         compiled_[s].chunks = l.chunks;
         compiled_[s].push = st.kernel.push;
-        for (const Kernel& e : st.kernel.epilogue)
-          compiled_[s].push.insert(compiled_[s].push.end(), e.push.begin(), e.push.end());
+        for (const Kernel* part : parts_of(st.kernel))
+          compiled_[s].push.insert(compiled_[s].push.end(), part->push.begin(), part->push.end());
       } else {
         groups = (static_cast<std::uint64_t>(num_elements(st.kernel.domain)) + vulkan::kernels::kGroupSize - 1) /
                  vulkan::kernels::kGroupSize;
@@ -294,7 +302,9 @@ class FusedExecutable final : public Executable {
     vulkan::Runtime& rt = vulkan::runtime();
     std::vector<vulkan::BufferPtr> buffers;
     buffers.reserve(k.bindings());
-    for (const Read& r : k.reads) buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
+    const NodeId nested = k.inner.empty() ? -1 : k.inner[0].reduce;  // read from shared memory, no binding
+    for (const Read& r : k.reads)
+      if (r.node != nested) buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
     for (const auto& [node, value] : k.outputs) {
       const TensorType& type = graph_.nodes[node].type;
       buffers.push_back(rt.allocate(static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype)));
@@ -304,7 +314,8 @@ class FusedExecutable final : public Executable {
     const TensorType* reduced = k.reduce >= 0 ? &graph_.nodes[k.reduce].type : nullptr;
     std::int64_t outputs = 0;
     std::vector<bool> written;  // per binding, in generate_glsl's order
-    for (std::size_t b = 0; b < buffers.size(); ++b) written.push_back(b >= k.reads.size());
+    const std::size_t read_bindings = buffers.size() - k.outputs.size();
+    for (std::size_t b = 0; b < buffers.size(); ++b) written.push_back(b >= read_bindings);
     if (reduced != nullptr) {
       outputs = num_elements(reduced->shape);
       buffers.push_back(
@@ -325,6 +336,22 @@ class FusedExecutable final : public Executable {
         written.push_back(true);
         values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
       }
+    }
+    for (const Kernel& i : k.inner) {
+      for (const Read& r : i.reads) {
+        buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
+        written.push_back(false);
+      }
+      for (const auto& [node, value] : i.outputs) {
+        const TensorType& type = graph_.nodes[node].type;
+        buffers.push_back(rt.allocate(bytes_of(type)));
+        written.push_back(true);
+        values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
+      }
+      const TensorType& type = graph_.nodes[i.reduce].type;
+      buffers.push_back(rt.allocate(bytes_of(type)));
+      written.push_back(true);
+      values[i.reduce] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
     }
     if (c.pipeline == nullptr) return;  // an empty domain or result: nothing to compute
     std::vector<vulkan::Binding> bindings;
