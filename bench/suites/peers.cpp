@@ -111,7 +111,7 @@ SuiteReport run_peers_suite(const Options& o) {
     report.rows.push_back({"peers." + s.setup.id() + ".fusion", s.setup.label() + ": training step", "ms", fused,
                            ours, "compiled / op by op", Target{"<=", small ? 1 / 1.5 : 1.0}, ""});
     report.rows.push_back({"peers." + s.setup.id() + ".replay", s.setup.label() + ": training step", "ms", fused,
-                           unreplayed, "replayed / recorded each call", std::nullopt, ""});
+                           unreplayed, "compiled (replay where it pays) / recording each call", std::nullopt, ""});
     for (const auto& [arm, label, bound] :
          {std::tuple{"eager", "PyTorch eager", 0.5}, std::tuple{"compiled", "torch.compile reduce-overhead", 1.0}}) {
       const PeerSeries* theirs = peer.find(s.setup.id() + "." + arm);

@@ -40,7 +40,7 @@ Trainer::Trainer(const StepSetup& setup, const StepData& data, Backend& backend,
     auto [value, grads] = value_and_grad(loss)(params, x, labels);
     auto [new_params, new_state] = optimizer.update(params, grads, state, lr);
     return std::make_tuple(value, new_params, new_state);
-  }, {.compiler = jit_with == Jit::evaluator ? evaluator() : vulkan_compiler({.replay = jit_with == Jit::fusion_compiler})});
+  }, {.compiler = jit_with == Jit::evaluator ? evaluator() : vulkan_compiler({.replay = jit_with == Jit::fusion_compiler ? Replay::automatic : Replay::never})});
 }
 
 double Trainer::step() {

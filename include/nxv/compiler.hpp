@@ -20,7 +20,8 @@
 // the same shapes) copy their inputs in, execute that command buffer again and copy the outputs into fresh
 // tensors, recording nothing. Graphs that read a value back on the host while running are not replayed.
 //
-// Environment: NXV_REPLAY=0 turns replay off (as does {.replay = false}); NXV_FUSION=0 plans every node as an eager stage (for A/B comparisons), NXV_FUSION=elementwise
+// Environment: NXV_REPLAY=0 turns replay off ({.replay = Replay::never}), NXV_REPLAY=always on for every graph;
+// NXV_FUSION=0 plans every node as an eager stage (for A/B comparisons), NXV_FUSION=elementwise
 // fuses elementwise regions only (every reduction eager, no epilogues); NXV_DEBUG prints each
 // compiled graph's stage plan (stages, ops per stage, dispatches, buffers). Signatures that are not entirely
 // on the Vulkan backend, or a device without f64/int64/8-bit support, use the evaluator.
@@ -31,8 +32,18 @@
 
 namespace nxv {
 
+// Whether a compiled executable replays its first call's recording on later calls.
+enum class Replay {
+  // When the recording holds at least 1.5 dispatches per input and output buffer that a replay copies: below
+  // that the copies cost what not recording saves (on the H200 an SGD LeNet step, 44 dispatches for 23 buffers,
+  // replays in 0.83-0.87 of the time; Adam steps, with three times the buffers, would be 3-7% slower).
+  automatic,
+  always,
+  never,
+};
+
 struct VulkanCompilerOptions {
-  bool replay = true;  // record each executable's first call and replay it on later calls
+  Replay replay = Replay::automatic;
 };
 
 std::shared_ptr<Compiler> vulkan_compiler(VulkanCompilerOptions options = {});

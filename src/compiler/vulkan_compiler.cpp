@@ -8,7 +8,8 @@
 // the same shapes) copy their inputs into those buffers, execute the recording and copy the outputs into fresh
 // buffers: no recording and no allocation beyond the outputs. A graph whose stages cannot be replayed (one that
 // reads a value back on the host, a host fallback) spoils its capture and runs stage by stage on every call.
-// NXV_REPLAY=0 turns replay off for A/B runs; NXV_PROFILE and NXV_BATCH_MAX=0 also do (both need the batch).
+// Replay is kept only where it pays (nxv::Replay::automatic, compiler.hpp). NXV_REPLAY=0 turns it off for A/B runs
+// and NXV_REPLAY=always on for every graph; NXV_PROFILE and NXV_BATCH_MAX=0 turn it off (both need the batch).
 #include <cstdlib>
 #include <iostream>
 #include <limits>
@@ -52,9 +53,13 @@ class OneBatch {
   int saved_;
 };
 
-bool replay_enabled(const VulkanCompilerOptions& options) {
-  return options.replay && nxv::detail::env_flag("NXV_REPLAY", true) && vulkan::batch_max() > 0 &&
-         !vulkan::profiling_requested();
+// The replay mode after NXV_REPLAY ("0": never, "always": always) and the settings replay cannot work under.
+Replay replay_mode(const VulkanCompilerOptions& options) {
+  if (vulkan::batch_max() == 0 || vulkan::profiling_requested()) return Replay::never;
+  const char* v = std::getenv("NXV_REPLAY");
+  if (v != nullptr && std::string_view(v) == "0") return Replay::never;
+  if (v != nullptr && std::string_view(v) == "always") return Replay::always;
+  return options.replay;
 }
 
 std::size_t bytes_of(const TensorType& t) { return static_cast<std::size_t>(num_elements(t.shape)) * size_of(t.dtype); }
@@ -161,7 +166,8 @@ class FusedExecutable final : public Executable {
               " inputs for a graph of ", graph_.parameters.size(), " parameters");
     OneBatch batch;
     if (recording_) return replay(inputs);
-    const bool capture = !capture_tried_ && replay_enabled(options_);
+    const Replay mode = replay_mode(options_);
+    const bool capture = !capture_tried_ && mode != Replay::never;
     capture_tried_ = true;
     std::vector<Tensor> values(graph_.nodes.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -200,14 +206,21 @@ class FusedExecutable final : public Executable {
                      "stage by stage\n";
       return outputs;
     }
+    const vulkan::RecordingStats r = vulkan::stats(*recording);
+    const std::size_t copied = inputs.size() + outputs.size();
+    if (mode == Replay::automatic && 2 * static_cast<std::size_t>(r.dispatches) < 3 * copied) {
+      parameter_buffers_.clear();  // the copies would cost what replay saves: run stage by stage from now on
+      if (nxv::detail::env_flag("NXV_DEBUG"))
+        std::cerr << "nxv fusion compiler: not replayed: " << r.dispatches << " dispatches for " << copied
+                  << " buffers to copy\n";
+      return outputs;
+    }
     recording_ = std::move(recording);
     for (const Tensor& t : outputs) output_buffers_.push_back(vulkan::buffer_of(t, "jit (vulkan compiler)"));
-    if (nxv::detail::env_flag("NXV_DEBUG")) {
-      const vulkan::RecordingStats r = vulkan::stats(*recording_);
+    if (nxv::detail::env_flag("NXV_DEBUG"))
       std::cerr << "nxv fusion compiler: recorded for replay: " << r.dispatches << " dispatches, " << r.barriers
                 << " barriers; " << r.buffers << " buffers of " << r.bytes << " bytes for " << r.allocations
                 << " allocations of " << r.requested_bytes << " bytes\n";
-    }
     return copy_outputs();
   }
 
@@ -405,10 +418,11 @@ class VulkanCompiler final : public Compiler {
 namespace nxv {
 
 std::shared_ptr<Compiler> vulkan_compiler(VulkanCompilerOptions options) {
-  static const std::shared_ptr<Compiler> replaying = std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{});
-  static const std::shared_ptr<Compiler> not_replaying =
-      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = false});
-  return options.replay ? replaying : not_replaying;
+  static const std::shared_ptr<Compiler> compilers[] = {
+      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = Replay::automatic}),
+      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = Replay::always}),
+      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = Replay::never})};
+  return compilers[static_cast<int>(options.replay)];
 }
 
 }  // namespace nxv

@@ -44,8 +44,8 @@ inline FusedRun run_fused_and_eager(const MultiFn& fn, const std::vector<Tensor>
               vulkan::flush();
             }),
             0u);
-  auto jitted = jit(fn, {.compiler = vulkan_compiler({.replay = false})});
-  auto replayed = jit(fn, {.compiler = vulkan_compiler()});
+  auto jitted = jit(fn, {.compiler = vulkan_compiler({.replay = Replay::never})});
+  auto replayed = jit(fn, {.compiler = vulkan_compiler({.replay = Replay::always})});
   std::vector<Tensor> replay_result;
   EXPECT_EQ(fallback::count_total([&] {
               jitted(inputs);

@@ -77,7 +77,7 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   const Tensor labels = remainder(iota({kBatch}, 0, DType::s64, reference_backend()) * 7, 10).to(vk);
 
   auto eager = sgd_step(m.loss);
-  auto compiled = jit(sgd_step(m.loss), {.compiler = vulkan_compiler()});
+  auto compiled = jit(sgd_step(m.loss), {.compiler = vulkan_compiler({.replay = Replay::always})});
   std::pair<Tensor, Params> want, got, unfused_result, elementwise_result;
   StepCounts e, c, u, r;
   EXPECT_EQ(fallback::count_total([&] {
@@ -93,10 +93,10 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   const StepCounts v = measure(evaluated, params, images, labels, runs, &evaluated_result);
   expect_same(evaluated_result, want);
   setenv("NXV_FUSION", "0", 1);
-  auto unfused = jit(sgd_step(m.loss), {.compiler = vulkan_compiler()});
+  auto unfused = jit(sgd_step(m.loss), {.compiler = vulkan_compiler({.replay = Replay::always})});
   u = measure(unfused, params, images, labels, runs, &unfused_result);
   setenv("NXV_FUSION", "elementwise", 1);
-  auto elementwise_only = jit(sgd_step(m.loss), {.compiler = vulkan_compiler()});
+  auto elementwise_only = jit(sgd_step(m.loss), {.compiler = vulkan_compiler({.replay = Replay::always})});
   r = measure(elementwise_only, params, images, labels, runs, &elementwise_result);
   unsetenv("NXV_FUSION");
   expect_same(unfused_result, want);
@@ -136,7 +136,7 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   // step's allocations asked for (NXV_DEBUG's "recorded for replay" line).
   setenv("NXV_DEBUG", "1", 1);
   ::testing::internal::CaptureStderr();
-  auto debug_step = jit(sgd_step(m.loss), {.compiler = vulkan_compiler()});
+  auto debug_step = jit(sgd_step(m.loss), {.compiler = vulkan_compiler({.replay = Replay::always})});
   debug_step(params, images, labels).first.item();
   const std::string debug = ::testing::internal::GetCapturedStderr();
   unsetenv("NXV_DEBUG");
@@ -154,6 +154,17 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   EXPECT_EQ(dispatches + copies, c.dispatches);
   EXPECT_LT(buffers, requests);
   EXPECT_LT(bytes, requested);
+
+  // jit's default replays only where the recording outweighs the copies (1.5 dispatches per copied buffer): the
+  // LeNet step (44 dispatches, 23 buffers) replays, the MLP step (11 dispatches, 11 buffers) records every call.
+  auto automatic = jit(sgd_step(m.loss));
+  automatic(params, images, labels).first.item();
+  const auto before = vulkan::counters();
+  const auto result = automatic(params, images, labels);
+  expect_same(result, want);
+  const bool pays = 2 * dispatches >= 3 * (2 * params.size() + 3);
+  EXPECT_EQ(vulkan::counters().replays - before.replays, pays ? 1u : 0u) << m.name;
+  EXPECT_EQ(pays, std::string(m.name) == "lenet") << m.name;
 }
 
 // 44 = 17 dispatches of generated kernels + 27 of the 25 eager stages. Generated: the two dense layers' dots and

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/fusion_testing.hpp"
+#include "nxv/indexing.hpp"
 #include "nxv/ops.hpp"
 #include "ops/op.hpp"
 
@@ -35,8 +36,8 @@ std::vector<Tensor> call_inputs(int call) {
 
 TEST(CompiledReplay, LaterCallsReplayAndReadTheirOwnInputs) {
   NXV_REQUIRE_VULKAN();
-  auto replayed = jit(MultiFn(mixed), {.compiler = vulkan_compiler()});
-  auto recorded = jit(MultiFn(mixed), {.compiler = vulkan_compiler({.replay = false})});
+  auto replayed = jit(MultiFn(mixed), {.compiler = vulkan_compiler({.replay = Replay::always})});
+  auto recorded = jit(MultiFn(mixed), {.compiler = vulkan_compiler({.replay = Replay::never})});
   for (int call = 0; call < 4; ++call) {
     const std::vector<Tensor> inputs = on_vulkan(call_inputs(call));
     const auto before = vulkan::counters();
@@ -48,12 +49,39 @@ TEST(CompiledReplay, LaterCallsReplayAndReadTheirOwnInputs) {
   }
   const auto before = vulkan::counters();
   recorded(on_vulkan(call_inputs(9)));
-  EXPECT_EQ(vulkan::counters().replays, before.replays) << "{.replay = false} records every call";
+  EXPECT_EQ(vulkan::counters().replays, before.replays) << "Replay::never records every call";
+}
+
+TEST(CompiledReplay, AutomaticReplaysWhereTheRecordingOutweighsTheCopies) {
+  NXV_REQUIRE_VULKAN();
+  // Eight sorts (eager dispatches) of one input into one output: 8+ dispatches for 2 buffers, replayed. One sum of
+  // six inputs: 1-2 dispatches for 7 buffers, recorded every call.
+  const MultiFn long_chain = [](const std::vector<Tensor>& in) {
+    Tensor x = in[0];
+    for (int i = 0; i < 8; ++i) x = sort(x * -1.0, 1);
+    return std::vector<Tensor>{x};
+  };
+  const MultiFn wide = [](const std::vector<Tensor>& in) {
+    Tensor acc = in[0];
+    for (std::size_t i = 1; i < in.size(); ++i) acc = acc + in[i];
+    return std::vector<Tensor>{acc};
+  };
+  auto replays_on_third_call = [](const MultiFn& fn, const std::vector<Tensor>& inputs) {
+    auto f = jit(fn);
+    f(inputs);
+    f(inputs);
+    const auto before = vulkan::counters();
+    const std::vector<Tensor> got = f(inputs);
+    expect_all_exact(fn(inputs), got, "third call");
+    return vulkan::counters().replays - before.replays;
+  };
+  EXPECT_EQ(replays_on_third_call(long_chain, on_vulkan({test_uniform(DType::f32, {4, 50}, 1, -1, 1)})), 1u);
+  EXPECT_EQ(replays_on_third_call(wide, on_vulkan(std::vector<Tensor>(6, test_data(DType::f32, {9}, 2)))), 0u);
 }
 
 TEST(CompiledReplay, OutputsOfEarlierCallsAreNotOverwritten) {
   NXV_REQUIRE_VULKAN();
-  auto f = jit(MultiFn(mixed), {.compiler = vulkan_compiler()});
+  auto f = jit(MultiFn(mixed), {.compiler = vulkan_compiler({.replay = Replay::always})});
   std::vector<std::vector<Tensor>> kept;
   for (int call = 0; call < 3; ++call) kept.push_back(f(on_vulkan(call_inputs(call))));
   for (int call = 0; call < 3; ++call)
@@ -66,7 +94,7 @@ TEST(CompiledReplay, OutputsThatAreInputsOrConstantsAreCopies) {
   const MultiFn f = [&](const std::vector<Tensor>& in) {
     return std::vector<Tensor>{in[0], constant, in[0] + 1.0, in[0], in[1]};
   };
-  auto jitted = jit(f, {.compiler = vulkan_compiler()});
+  auto jitted = jit(f, {.compiler = vulkan_compiler({.replay = Replay::always})});
   for (int call = 0; call < 3; ++call) {
     const std::vector<Tensor> inputs = on_vulkan({test_data(DType::f32, {5}, 40 + call),
                                                   test_data(DType::u8, {0, 3}, 50 + call)});
@@ -85,7 +113,7 @@ TEST(CompiledReplay, AGraphThatReadsBackIsRunStageByStage) {
   };
   // The argmax stage downloads its input and uploads its result: no recording can hold that.
   fallback::force_for_testing(OpCode::arg_reduce);
-  auto f = jit(with_argmax, {.compiler = vulkan_compiler()});
+  auto f = jit(with_argmax, {.compiler = vulkan_compiler({.replay = Replay::always})});
   const auto before = vulkan::counters();
   for (int call = 0; call < 3; ++call) {
     const std::vector<Tensor> inputs = on_vulkan(call_inputs(call));
