@@ -128,13 +128,7 @@ class Generator {
     std::ostringstream code;
     code << "#include \"lib/elementwise.glsl\"\n";
     std::size_t binding = 3;
-    for (std::size_t r = 0; r < e.reads.size(); ++r)
-      if (e.reads[r].node != k_.reduce)
-        code << "layout(std430, binding = " << binding++ << ") readonly buffer EpilogueIn" << r << " { "
-             << store_type(dtype(e.reads[r].node)) << " ein" << r << "[]; };\n";
-    for (std::size_t o = 0; o < e.outputs.size(); ++o)
-      code << "layout(std430, binding = " << binding++ << ") writeonly buffer EpilogueOut" << o << " { "
-           << store_type(dtype(e.outputs[o].first)) << " eout" << o << "[]; };\n";
+    declare_buffers(code, e, k_.reduce, "Epilogue", "e", binding);
     std::ostringstream function;
     emit_epilogue(function, compute_type(t));
     for (const auto& [key, text] : helpers_) code << text << "\n";
@@ -162,33 +156,16 @@ class Generator {
     // The outer kernel's reads of a nested inner reduction take its results from shared memory: no binding.
     const NodeId nested = k_.inner.empty() ? -1 : k_.inner[0].reduce;
     std::size_t binding = 0, push = k_.push.size();
-    for (std::size_t r = 0; r < k_.reads.size(); ++r)
-      if (k_.reads[r].node != nested)
-        s << "layout(std430, binding = " << binding++ << ") readonly buffer In" << r << " { "
-          << store_type(dtype(k_.reads[r].node)) << " in" << r << "[]; };\n";
-    for (std::size_t o = 0; o < k_.outputs.size(); ++o)
-      s << "layout(std430, binding = " << binding++ << ") writeonly buffer Out" << o << " { "
-        << store_type(dtype(k_.outputs[o].first)) << " out" << o << "[]; };\n";
+    declare_buffers(s, k_, nested, "", "", binding);
     if (k_.reduce >= 0)
       s << "layout(std430, binding = " << binding++ << ") writeonly buffer Result { " << store_type(dtype(k_.reduce))
         << " result[]; };\n";
     for (const Kernel& e : k_.epilogue) {  // its reads of the result take the reduced value instead
-      for (std::size_t r = 0; r < e.reads.size(); ++r)
-        if (e.reads[r].node != k_.reduce)
-          s << "layout(std430, binding = " << binding++ << ") readonly buffer EpilogueIn" << r << " { "
-            << store_type(dtype(e.reads[r].node)) << " ein" << r << "[]; };\n";
-      for (std::size_t o = 0; o < e.outputs.size(); ++o)
-        s << "layout(std430, binding = " << binding++ << ") writeonly buffer EpilogueOut" << o << " { "
-          << store_type(dtype(e.outputs[o].first)) << " eout" << o << "[]; };\n";
+      declare_buffers(s, e, k_.reduce, "Epilogue", "e", binding);
       push += e.push.size();
     }
     for (const Kernel& i : k_.inner) {
-      for (std::size_t r = 0; r < i.reads.size(); ++r)
-        s << "layout(std430, binding = " << binding++ << ") readonly buffer InnerIn" << r << " { "
-          << store_type(dtype(i.reads[r].node)) << " iin" << r << "[]; };\n";
-      for (std::size_t o = 0; o < i.outputs.size(); ++o)
-        s << "layout(std430, binding = " << binding++ << ") writeonly buffer InnerOut" << o << " { "
-          << store_type(dtype(i.outputs[o].first)) << " iout" << o << "[]; };\n";
+      declare_buffers(s, i, -1, "Inner", "i", binding);
       s << "layout(std430, binding = " << binding++ << ") writeonly buffer InnerResult { "
         << store_type(dtype(i.reduce)) << " iresult[]; };\n";
       push += i.push.size();
@@ -202,6 +179,19 @@ class Generator {
 
  private:
   DType dtype(NodeId n) const { return g_.nodes[n].type.dtype; }
+
+  // Kernel (part) k's read buffers (<prefix>in<r>, but those of `computed`, which the kernel has in hand) and
+  // output buffers (<prefix>out<o>), numbered from `binding` on.
+  void declare_buffers(std::ostringstream& s, const Kernel& k, NodeId computed, const std::string& block,
+                       const std::string& prefix, std::size_t& binding) {
+    for (std::size_t r = 0; r < k.reads.size(); ++r)
+      if (k.reads[r].node != computed)
+        s << "layout(std430, binding = " << binding++ << ") readonly buffer " << block << "In" << r << " { "
+          << store_type(dtype(k.reads[r].node)) << " " << prefix << "in" << r << "[]; };\n";
+    for (std::size_t o = 0; o < k.outputs.size(); ++o)
+      s << "layout(std430, binding = " << binding++ << ") writeonly buffer " << block << "Out" << o << " { "
+        << store_type(dtype(k.outputs[o].first)) << " " << prefix << "out" << o << "[]; };\n";
+  }
 
   // The helper computing node `n`'s op, defined once per (op, function, dtypes); returns its name.
   std::string helper(const Node& n) {

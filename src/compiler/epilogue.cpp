@@ -106,12 +106,23 @@ Kernel reading_kernel(const Graph& g, NodeId reduce) {
 
 }  // namespace
 
-bool stage_reaches(const std::vector<std::vector<int>>& deps, int from, int target, std::vector<char>& seen) {
+namespace {
+bool reaches(const std::vector<std::vector<int>>& deps, int from, int target, std::vector<char>& seen) {
   if (from == target) return true;
   if (seen[from]) return false;
   seen[from] = 1;
   for (int d : deps[from])
-    if (stage_reaches(deps, d, target, seen)) return true;
+    if (reaches(deps, d, target, seen)) return true;
+  return false;
+}
+}  // namespace
+
+bool depends_indirectly(const std::vector<std::vector<int>>& deps, int stage, int target) {
+  for (int d : deps[stage]) {
+    if (d == target) continue;
+    std::vector<char> seen(deps.size(), 0);
+    if (reaches(deps, d, target, seen)) return true;
+  }
   return false;
 }
 
@@ -143,14 +154,7 @@ std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
                      !read_elsewhere(g, stages, reduce, c) && transposed_dot_runs_tiled(g, reduce);
         if (!transposed) continue;
       }
-      // No other path from the host to the region.
-      bool cycle = false;
-      for (int d : deps[c]) {
-        if (d == host) continue;
-        std::vector<char> seen(stages.size(), 0);
-        if (stage_reaches(deps, d, host, seen)) cycle = true;
-      }
-      if (cycle) continue;
+      if (depends_indirectly(deps, static_cast<int>(c), host)) continue;  // merging would make a cycle
       Kernel merged = contraction                                      ? contraction_kernel(g, reduce, transposed)
                       : stages[host].kind == Stage::Kind::reduction ? stages[host].kernel
                                                                       : reading_kernel(g, reduce);

@@ -15,8 +15,9 @@ namespace nxv::compiler {
 // dependencies (`deps[s]`: the stages s reads from). A merged region's stage is left in place and marked by the
 // returned vector (its entry: the stage it joined; -1 for stages kept); an eager reduce that receives an
 // epilogue becomes a reduction stage reading its input.
-// Whether stage `from` reaches stage `target` through dependencies (`seen`: one flag per stage, all 0 at first).
-bool stage_reaches(const std::vector<std::vector<int>>& deps, int from, int target, std::vector<char>& seen);
+// Whether `stage` depends on `target` through some other stage (`deps[s]`: the stages s reads from): merging the
+// two would then make a cycle.
+bool depends_indirectly(const std::vector<std::vector<int>>& deps, int stage, int target);
 
 std::vector<int> merge_epilogues(const Graph& graph, std::vector<Stage>& stages,
                                  const std::vector<std::vector<int>>& deps, std::uint32_t max_bindings);

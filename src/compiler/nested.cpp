@@ -56,14 +56,7 @@ void merge_nested_reductions(const Graph& g, std::vector<Stage>& stages, const s
       if (!std::all_of(outer.kernel.reads.begin(), outer.kernel.reads.end(),
                        [&](const Read& x) { return x.node != r.node || x.strides == identity; }))
         continue;
-      const std::vector<std::vector<int>> deps = current_deps();
-      bool cycle = false;
-      for (int d : deps[o]) {
-        if (d == i) continue;
-        std::vector<char> seen(stages.size(), 0);
-        if (stage_reaches(deps, d, i, seen)) cycle = true;
-      }
-      if (cycle) continue;
+      if (depends_indirectly(current_deps(), static_cast<int>(o), i)) continue;  // merging would make a cycle
       Kernel merged = outer.kernel;
       merged.inner.push_back(inner.kernel);
       std::size_t push = merged.push.size() + inner.kernel.push.size();

@@ -266,6 +266,36 @@ class FusedExecutable final : public Executable {
     return apply(n.call, args, n.type);
   }
 
+  // A kernel's buffers in binding order, and whether each is written.
+  struct Buffers {
+    std::vector<vulkan::BufferPtr> buffers;
+    std::vector<bool> written;
+    void add(vulkan::BufferPtr b, bool writes) {
+      buffers.push_back(std::move(b));
+      written.push_back(writes);
+    }
+    std::vector<vulkan::Binding> bindings() const {
+      std::vector<vulkan::Binding> out;
+      for (std::size_t b = 0; b < buffers.size(); ++b) out.push_back({&buffers[b], written[b]});
+      return out;
+    }
+  };
+
+  // A fresh buffer for node `n`'s value, which becomes values[n].
+  vulkan::BufferPtr allocate_value(NodeId n, std::vector<Tensor>& values, Backend& vk) const {
+    const TensorType& type = graph_.nodes[n].type;
+    vulkan::BufferPtr b = vulkan::runtime().allocate(bytes_of(type));
+    values[n] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(b));
+    return b;
+  }
+
+  // Kernel (part) `k`'s reads, but those of `computed` (a value the kernel has in hand), then its outputs.
+  void bind(const Kernel& k, NodeId computed, std::vector<Tensor>& values, Backend& vk, Buffers& buffers) const {
+    for (const Read& r : k.reads)
+      if (r.node != computed) buffers.add(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"), false);
+    for (const auto& [node, value] : k.outputs) buffers.add(allocate_value(node, values, vk), true);
+  }
+
   // A dot or conv with its epilogue: dot.cpp's (conv.cpp's) launch of its kernel, with the generated copy's
   // pipeline for the launch's specialization and the epilogue's buffers after the kernel's own.
   void run_contraction(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {
@@ -276,21 +306,9 @@ class FusedExecutable final : public Executable {
     const vulkan::BufferPtr result = rt.allocate(bytes_of(host.type));
     if (!k.transposed) values[k.reduce] = Tensor(host.type, vk, std::make_shared<vulkan::VulkanStorage>(result));
     const Kernel& e = k.epilogue.at(0);
-    std::vector<vulkan::BufferPtr> buffers;
-    std::vector<bool> written;
-    for (const Read& r : e.reads)
-      if (r.node != k.reduce) {
-        buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
-        written.push_back(false);
-      }
-    for (const auto& [node, value] : e.outputs) {
-      const TensorType& type = graph_.nodes[node].type;
-      buffers.push_back(rt.allocate(bytes_of(type)));
-      written.push_back(true);
-      values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
-    }
-    std::vector<vulkan::Binding> extra;
-    for (std::size_t i = 0; i < buffers.size(); ++i) extra.push_back({&buffers[i], written[i]});
+    Buffers buffers;
+    bind(e, k.reduce, values, vk, buffers);
+    const std::vector<vulkan::Binding> extra = buffers.bindings();
     if (host.call.code == OpCode::conv) {
       const vulkan::kernels::ConvLaunch launch =
           vulkan::kernels::unsplit_conv_launch(host.call, a.type(), b.type(), host.type);
@@ -313,69 +331,32 @@ class FusedExecutable final : public Executable {
 
   void run_fused(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {
     vulkan::Runtime& rt = vulkan::runtime();
-    std::vector<vulkan::BufferPtr> buffers;
-    buffers.reserve(k.bindings());
+    Buffers buffers;  // in generate_glsl's binding order
     const NodeId nested = k.inner.empty() ? -1 : k.inner[0].reduce;  // read from shared memory, no binding
-    for (const Read& r : k.reads)
-      if (r.node != nested) buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
-    for (const auto& [node, value] : k.outputs) {
-      const TensorType& type = graph_.nodes[node].type;
-      buffers.push_back(rt.allocate(static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype)));
-      values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
-    }
+    bind(k, nested, values, vk, buffers);
     // A reduction's result, or its partials [outputs, chunks] in the result's dtype.
     const TensorType* reduced = k.reduce >= 0 ? &graph_.nodes[k.reduce].type : nullptr;
     std::int64_t outputs = 0;
-    std::vector<bool> written;  // per binding, in generate_glsl's order
-    const std::size_t read_bindings = buffers.size() - k.outputs.size();
-    for (std::size_t b = 0; b < buffers.size(); ++b) written.push_back(b >= read_bindings);
     if (reduced != nullptr) {
       outputs = num_elements(reduced->shape);
-      buffers.push_back(
-          rt.allocate(static_cast<std::size_t>(outputs * c.chunks) * size_of(reduced->dtype)));
-      written.push_back(true);
-      values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
+      buffers.add(rt.allocate(static_cast<std::size_t>(outputs * c.chunks) * size_of(reduced->dtype)), true);
+      values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffers.buffers.back()));
     }
-    const std::size_t result = buffers.size() - 1;  // reductions: the result's (or partials') binding
-    for (const Kernel& e : k.epilogue) {
-      for (const Read& r : e.reads)
-        if (r.node != k.reduce) {
-          buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
-          written.push_back(false);
-        }
-      for (const auto& [node, value] : e.outputs) {
-        const TensorType& type = graph_.nodes[node].type;
-        buffers.push_back(rt.allocate(static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype)));
-        written.push_back(true);
-        values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
-      }
-    }
+    const std::size_t result = buffers.buffers.size() - 1;  // reductions: the result's (or partials') binding
+    for (const Kernel& e : k.epilogue) bind(e, k.reduce, values, vk, buffers);
     for (const Kernel& i : k.inner) {
-      for (const Read& r : i.reads) {
-        buffers.push_back(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"));
-        written.push_back(false);
-      }
-      for (const auto& [node, value] : i.outputs) {
-        const TensorType& type = graph_.nodes[node].type;
-        buffers.push_back(rt.allocate(bytes_of(type)));
-        written.push_back(true);
-        values[node] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
-      }
-      const TensorType& type = graph_.nodes[i.reduce].type;
-      buffers.push_back(rt.allocate(bytes_of(type)));
-      written.push_back(true);
-      values[i.reduce] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(buffers.back()));
+      bind(i, -1, values, vk, buffers);
+      buffers.add(allocate_value(i.reduce, values, vk), true);
     }
     if (c.pipeline == nullptr) return;  // an empty domain or result: nothing to compute
-    std::vector<vulkan::Binding> bindings;
-    for (std::size_t b = 0; b < buffers.size(); ++b) bindings.push_back({&buffers[b], written[b]});
+    const std::vector<vulkan::Binding> bindings = buffers.bindings();
     const std::span<const std::uint32_t> push = reduced != nullptr ? std::span(c.push) : std::span(k.push);
     vulkan::dispatch_bindings(rt, c.pipeline, bindings, std::as_bytes(push), c.grid.x, c.grid.y);
     if (reduced == nullptr || c.chunks == 1) return;
     // The eager kernel's second pass over the partials (the same call along their last axis, repeated while more
     // than one chunk remains), as reduce.cpp runs it after its first.
     const Tensor partials({{outputs, c.chunks}, reduced->dtype}, vk,
-                          std::make_shared<vulkan::VulkanStorage>(buffers[result]));
+                          std::make_shared<vulkan::VulkanStorage>(buffers.buffers[result]));
     OpCall call = graph_.nodes[k.reduce].call;
     call.attrs.axes = {1};
     call.attrs.keep_axes = false;

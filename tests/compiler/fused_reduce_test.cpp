@@ -10,21 +10,6 @@
 namespace nxv::testing {
 namespace {
 
-using ReduceFnPtr = Tensor (*)(const Tensor&, const OptAxes&, bool);
-struct NamedReduce {
-  const char* name;
-  ReduceFnPtr fn;
-};
-const NamedReduce k_reduces[] = {{"sum", sum},         {"product", product}, {"max", reduce_max},
-                                 {"min", reduce_min}, {"all", all},         {"any", any}};
-
-// A producer for dtype t: arithmetic of the type (wrapping for integers), so that the reduction's input is
-// computed by the generated kernel rather than read.
-Tensor producer(const Tensor& a, const Tensor& b) {
-  if (is_float(a.dtype())) return a * b + 0.5;
-  return bitwise_xor(a * b, b) + 1;
-}
-
 TEST(FusedReduce, EveryFunctionAndDtypeInSeveralLayouts) {
   NXV_REQUIRE_VULKAN();
   const std::vector<std::pair<OptAxes, bool>> layouts = {

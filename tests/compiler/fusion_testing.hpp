@@ -11,12 +11,29 @@
 #include "nxv/compiler.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
+#include "nxv/ops.hpp"
 #include "nxv/vulkan.hpp"
 #include "support/parity.hpp"
 
 namespace nxv::testing {
 
 using MultiFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
+
+// The reductions, named, for tests that run every one.
+using ReduceFnPtr = Tensor (*)(const Tensor&, const OptAxes&, bool);
+struct NamedReduce {
+  const char* name;
+  ReduceFnPtr fn;
+};
+inline const NamedReduce k_reduces[] = {{"sum", sum},         {"product", product}, {"max", reduce_max},
+                                        {"min", reduce_min}, {"all", all},         {"any", any}};
+
+// A producer for dtype t: arithmetic of the type (wrapping for integers), so that a reduction's input is
+// computed by the generated kernel rather than read.
+inline Tensor producer(const Tensor& a, const Tensor& b) {
+  if (is_float(a.dtype())) return a * b + 0.5;
+  return bitwise_xor(a * b, b) + 1;
+}
 
 struct FusedRun {
   std::vector<Tensor> fused, eager;
