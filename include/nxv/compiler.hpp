@@ -11,14 +11,16 @@
 //
 // Reductions whose input is computed elementwise are generated kernels that evaluate the producer at each element
 // they load (in the eager reduction's order), and a region over a reduction's result runs in the reduction's
-// kernel as its epilogue: softmax and log-softmax take 3 dispatches. Likewise a region over a dot's or a conv's
+// kernel as its epilogue: softmax and log-softmax take 3 dispatches, and a reduction to one value over a
+// reduction of short rows computes those rows itself (a loss and its mean: one dispatch). Likewise a region over a dot's or a conv's
 // result (a layer's bias add and activation, a weight gradient's SGD update) runs inside a generated copy of the
 // dot or conv kernel, right after each output is stored.
 //
 // Replay (the idea of CUDA graphs): the first call records its stages into a command buffer of the executable's
 // own, and intermediates that die during the call share memory by liveness; later calls (the same signature, so
 // the same shapes) copy their inputs in, execute that command buffer again and copy the outputs into fresh
-// tensors, recording nothing. Graphs that read a value back on the host while running are not replayed.
+// tensors, recording nothing. The default (Replay::automatic) keeps the recording only where that pays, and graphs
+// that read a value back on the host while running are never replayed.
 //
 // Environment: NXV_REPLAY=0 turns replay off ({.replay = Replay::never}), NXV_REPLAY=always on for every graph;
 // NXV_FUSION=0 plans every node as an eager stage (for A/B comparisons), NXV_FUSION=elementwise
