@@ -28,6 +28,7 @@ struct TensorType {
   friend bool operator==(const TensorType&, const TensorType&) = default;
 };
 std::string to_string(const TensorType& t);  // "f32[2, 3]"
+std::size_t byte_size(const TensorType& t);   // elements times the dtype's size
 
 class Tensor {
  public:

@@ -62,8 +62,6 @@ Replay replay_mode(const VulkanCompilerOptions& options) {
   return options.replay;
 }
 
-std::size_t bytes_of(const TensorType& t) { return static_cast<std::size_t>(num_elements(t.shape)) * size_of(t.dtype); }
-
 // Ends a capture that an exception interrupted, so that the runtime does not go on capturing.
 class CaptureScope {
  public:
@@ -177,7 +175,7 @@ class FusedExecutable final : public Executable {
         continue;
       }
       const TensorType& type = graph_.nodes[p].type;
-      parameter_buffers_.push_back(vulkan::runtime().allocate(bytes_of(type)));
+      parameter_buffers_.push_back(vulkan::kernels::allocate(type));
       values[p] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(parameter_buffers_.back()));
     }
     if (capture) copy_inputs(inputs);
@@ -237,19 +235,18 @@ class FusedExecutable final : public Executable {
     std::vector<vulkan::kernels::BufferCopy> copies;
     for (std::size_t i = 0; i < inputs.size(); ++i)
       copies.push_back({vulkan::buffer_of(inputs[i], "jit (vulkan compiler)"), parameter_buffers_[i],
-                        bytes_of(graph_.nodes[graph_.parameters[i]].type)});
+                        byte_size(graph_.nodes[graph_.parameters[i]].type)});
     vulkan::kernels::copy_buffers(copies);
   }
 
   // The recording writes its outputs into the same buffers on every call; the caller gets copies it may keep.
   std::vector<Tensor> copy_outputs() {
-    vulkan::Runtime& rt = vulkan::runtime();
     std::vector<Tensor> outputs;
     std::vector<vulkan::kernels::BufferCopy> copies;
     for (std::size_t o = 0; o < graph_.outputs.size(); ++o) {
       const TensorType& type = graph_.nodes[graph_.outputs[o]].type;
-      vulkan::BufferPtr fresh = rt.allocate(bytes_of(type));
-      copies.push_back({output_buffers_[o], fresh, bytes_of(type)});
+      vulkan::BufferPtr fresh = vulkan::kernels::allocate(type);
+      copies.push_back({output_buffers_[o], fresh, byte_size(type)});
       outputs.emplace_back(type, vulkan::backend(), std::make_shared<vulkan::VulkanStorage>(std::move(fresh)));
     }
     vulkan::kernels::copy_buffers(copies);
@@ -284,7 +281,7 @@ class FusedExecutable final : public Executable {
   // A fresh buffer for node `n`'s value, which becomes values[n].
   vulkan::BufferPtr allocate_value(NodeId n, std::vector<Tensor>& values, Backend& vk) const {
     const TensorType& type = graph_.nodes[n].type;
-    vulkan::BufferPtr b = vulkan::runtime().allocate(bytes_of(type));
+    vulkan::BufferPtr b = vulkan::kernels::allocate(type);
     values[n] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(b));
     return b;
   }
@@ -303,7 +300,7 @@ class FusedExecutable final : public Executable {
     const Node& host = graph_.nodes[k.reduce];
     const Tensor& a = values[host.inputs[0]];
     const Tensor& b = values[host.inputs[1]];
-    const vulkan::BufferPtr result = rt.allocate(bytes_of(host.type));
+    const vulkan::BufferPtr result = vulkan::kernels::allocate(host.type);
     if (!k.transposed) values[k.reduce] = Tensor(host.type, vk, std::make_shared<vulkan::VulkanStorage>(result));
     const Kernel& e = k.epilogue.at(0);
     Buffers buffers;

@@ -13,6 +13,8 @@ namespace nxv {
 
 std::string to_string(const TensorType& t) { return std::string(name(t.dtype)) + to_string(t.shape); }
 
+std::size_t byte_size(const TensorType& t) { return static_cast<std::size_t>(num_elements(t.shape)) * size_of(t.dtype); }
+
 Tensor::Tensor(TensorType type, Backend& backend, std::shared_ptr<Storage> storage, bool weak)
     : impl_(std::make_shared<const Impl>(Impl{std::move(type), &backend, std::move(storage), weak})) {}
 

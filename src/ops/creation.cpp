@@ -15,7 +15,7 @@ void check_shape(const Shape& shape, std::string_view op) {
 
 Tensor from_bytes(std::span<const std::byte> bytes, const TensorType& type, Backend& backend) {
   check_shape(type.shape, "from_data");
-  const std::size_t expected = static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype);
+  const std::size_t expected = byte_size(type);
   NXV_CHECK(bytes.size() == expected, "from_data", "got ", bytes.size(), " bytes for ", to_string(type),
             ", expected ", expected);
   return Tensor(type, backend, backend.upload(bytes, type));

@@ -10,10 +10,6 @@ namespace nxv {
 namespace reference {
 namespace {
 
-std::size_t byte_size(const TensorType& type) {
-  return static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype);
-}
-
 const HostStorage& host_storage(const Tensor& t) {
   const auto* storage = dynamic_cast<const HostStorage*>(t.storage().get());
   NXV_CHECK(storage != nullptr, "reference", "a ", to_string(t.type()), " tensor on the '", t.backend().name(),

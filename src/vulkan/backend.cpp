@@ -26,7 +26,7 @@ class VulkanBackend final : public Backend {
   std::string_view name() const override { return "vulkan"; }
 
   std::shared_ptr<Storage> upload(std::span<const std::byte> bytes, const TensorType& type) override {
-    const std::size_t expected = static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype);
+    const std::size_t expected = byte_size(type);
     NXV_CHECK(bytes.size() == expected, "vulkan upload", "got ", bytes.size(), " bytes for ", to_string(type),
               ", expected ", expected);
     BufferPtr buffer = runtime().allocate(bytes.size());

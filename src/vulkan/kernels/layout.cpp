@@ -23,7 +23,7 @@ const char* variant_name(DType t) {
 }
 
 BufferPtr allocate(const TensorType& type) {
-  return runtime().allocate(static_cast<std::size_t>(num_elements(type.shape)) * size_of(type.dtype));
+  return runtime().allocate(byte_size(type));
 }
 
 Grid grid_for_groups(std::uint64_t groups) {
