@@ -188,22 +188,19 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
                                     static_cast<std::uint64_t>(kb) << 32,
                                 [&] { return std::string("conv_") + variant_name(out.dtype); }, spec);
   const auto [gx, gy, z] = plan->groups;
-  if (!split) {
-    runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&result, true}}, push_bytes(push), gx, gy,
-                       z);
-    return true;
-  }
-  const BufferPtr partials =
-      runtime().allocate(static_cast<std::size_t>(outputs * chunks) * size_of(out.dtype));
-  runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&partials, true}}, push_bytes(push), gx, gy,
+  // Split: the chunk sums go to partials [chunks, outputs], which the combine pass adds into the result.
+  const BufferPtr target =
+      split ? runtime().allocate(static_cast<std::size_t>(outputs * chunks) * size_of(out.dtype)) : result;
+  runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&target, true}}, push_bytes(push), gx, gy,
                      z);
+  if (!split) return true;
   static PipelineCache combine_cache;
   const Pipeline* combine = combine_cache.get(static_cast<std::uint64_t>(out.dtype), [&] {
     return std::string("conv_combine_") + variant_name(out.dtype);
   }, {});
   const CombinePush combine_push{static_cast<std::uint32_t>(outputs), static_cast<std::uint32_t>(chunks)};
   const Grid g = grid_for_items(static_cast<std::uint64_t>(outputs));
-  runtime().dispatch(combine, {{&partials, false}, {&result, true}}, push_bytes(combine_push), g.x, g.y);
+  runtime().dispatch(combine, {{&target, false}, {&result, true}}, push_bytes(combine_push), g.x, g.y);
   return true;
 }
 

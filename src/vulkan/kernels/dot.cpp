@@ -9,7 +9,6 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -22,12 +21,6 @@ namespace nxv::vulkan::kernels {
 namespace {
 
 constexpr std::int64_t kMaxGroups = 65535;  // the guaranteed minimum of maxComputeWorkGroupCount[1], [2]
-
-struct DotPush {
-  std::uint32_t m, n, k, batch_base;
-  std::uint32_t a_batch, a_m, a_k;
-  std::uint32_t b_batch, b_k, b_n;
-};
 
 Axes free_axes(int rank, const Axes& contract, const Axes& batch) {
   Axes free;
@@ -184,22 +177,20 @@ std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const
   return p;
 }
 
-struct Launch {
-  Operand a, b;
-  int a_along_k = 0, b_along_k = 0;
-  DotPush push{};
-};
-
-Launch launch_of(const OpCall& call, const Tensor& a, const Tensor& b, const Problem& p) {
+DotLaunch launch_of(const OpCall& call, const Tensor& a, const Tensor& b, const Problem& p) {
   const OpAttrs& at = call.attrs;
-  Launch l;
-  l.a = view(a, at.batch_a, p.free_a, at.contract_a);
-  l.b = view(b, at.batch_b, at.contract_b, p.free_b);
+  const Operand va = view(a, at.batch_a, p.free_a, at.contract_a);
+  const Operand vb = view(b, at.batch_b, at.contract_b, p.free_b);
+  DotLaunch l;
+  l.a = va.buffer;
+  l.b = vb.buffer;
   // Consecutive invocations load along K where the operand is contiguous along K (see dot.comp).
-  l.a_along_k = l.a.cols == 1 && l.a.rows != 1 ? 1 : 0;
-  l.b_along_k = l.b.rows == 1 && l.b.cols != 1 ? 1 : 0;
-  l.push = DotPush{static_cast<std::uint32_t>(p.m), static_cast<std::uint32_t>(p.n), static_cast<std::uint32_t>(p.k), 0,
-                   l.a.batch, l.a.rows, l.a.cols, l.b.batch, l.b.rows, l.b.cols};
+  l.specialization = {va.cols == 1 && va.rows != 1 ? 1 : 0, vb.rows == 1 && vb.cols != 1 ? 1 : 0};
+  l.push = {static_cast<std::uint32_t>(p.m), static_cast<std::uint32_t>(p.n), static_cast<std::uint32_t>(p.k), 0,
+            va.batch, va.rows, va.cols, vb.batch, vb.rows, vb.cols};
+  l.tiles_n = static_cast<std::uint32_t>(p.tiles_n);
+  l.tiles_m = static_cast<std::uint32_t>(p.tiles_m);
+  l.batches = p.batches;
   return l;
 }
 
@@ -214,17 +205,7 @@ bool runs_tiled_dot(const OpCall& call, const TensorType& a, const TensorType& b
 DotLaunch tiled_dot_launch(const OpCall& call, const Tensor& a, const Tensor& b, const TensorType& out) {
   const auto p = problem_of(call, a.type(), b.type(), out);
   if (!p || p->kernel != DotKernel::tiled) detail::fail(describe(call), "does not run the tiled dot kernel");
-  const Launch l = launch_of(call, a, b, *p);
-  DotLaunch d;
-  d.a = l.a.buffer;
-  d.b = l.b.buffer;
-  d.specialization = {l.a_along_k, l.b_along_k};
-  static_assert(sizeof(DotPush) == sizeof(d.push));
-  std::memcpy(d.push.data(), &l.push, sizeof(DotPush));
-  d.tiles_n = static_cast<std::uint32_t>(p->tiles_n);
-  d.tiles_m = static_cast<std::uint32_t>(p->tiles_m);
-  d.batches = p->batches;
-  return d;
+  return launch_of(call, a, b, *p);
 }
 
 void dispatch_dot(const Pipeline* pipeline, const DotLaunch& l, const BufferPtr& result,
@@ -247,17 +228,12 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   if (!p) return false;
   result = allocate(out);
   if (p->batches * p->m * p->n == 0) return true;
-  Launch l = launch_of(call, a, b, *p);
+  const DotLaunch l = launch_of(call, a, b, *p);
   // (The blocked shader decides vector loads itself from the strides.)
-  const Pipeline* pipeline = p->kernel == DotKernel::tiled
-                                 ? tiled_pipeline(out.dtype, l.a_along_k, l.b_along_k)
-                                 : blocked_pipeline(p->kernel, out.dtype, l.a_along_k, l.b_along_k);
-  for (std::int64_t base = 0; base < p->batches; base += kMaxGroups) {
-    l.push.batch_base = static_cast<std::uint32_t>(base);
-    runtime().dispatch(pipeline, {{&l.a.buffer, false}, {&l.b.buffer, false}, {&result, true}}, push_bytes(l.push),
-                       static_cast<std::uint32_t>(p->tiles_n), static_cast<std::uint32_t>(p->tiles_m),
-                       static_cast<std::uint32_t>(std::min(kMaxGroups, p->batches - base)));
-  }
+  const auto [a_along_k, b_along_k] = l.specialization;
+  dispatch_dot(p->kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, a_along_k, b_along_k)
+                                             : blocked_pipeline(p->kernel, out.dtype, a_along_k, b_along_k),
+               l, result);
   return true;
 }
 

@@ -39,7 +39,8 @@ void force_dot_kernel(std::optional<DotKernel> kernel);
 struct DotLaunch {
   BufferPtr a, b;                  // the operands as dot.comp reads them (materialised where strides do not collapse)
   std::array<std::int32_t, 2> specialization{};  // A_ALONG_K, B_ALONG_K
-  std::array<std::uint32_t, 10> push{};          // dot.comp's push block; [3] is batch_base
+  // dot.comp's push block: m, n, k, batch_base, then the batch, row and column strides of a and of b.
+  std::array<std::uint32_t, 10> push{};
   std::uint32_t tiles_n = 0, tiles_m = 0;
   std::int64_t batches = 0;
 };
