@@ -198,11 +198,7 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
   count(counter_state().dispatches);
   ++pending_dispatches_;
 
-  const int cap = batch_max();
-  if (cap == 0)
-    finish();
-  else if (pending_dispatches_ >= static_cast<std::uint32_t>(cap))
-    submit();
+  submit_when_full();
 }
 
 void CommandStream::copy_in(vk::Buffer src, std::size_t src_offset, const BufferPtr& dst, std::size_t dst_offset,
@@ -229,24 +225,6 @@ void CommandStream::copy_out(const BufferPtr& src, std::size_t src_offset, vk::B
   reference(src, b);
   commands.copyBuffer(b.handle(), dst, vk::BufferCopy{.srcOffset = b.offset() + src_offset, .dstOffset = 0,
                                                       .size = bytes});
-}
-
-void CommandStream::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t bytes) {
-  if (bytes == 0) return;
-  auto& commands = target();
-  DeviceBuffer& from = static_cast<DeviceBuffer&>(*src);
-  DeviceBuffer& to = static_cast<DeviceBuffer&>(*dst);
-  if (bytes > from.size() || bytes > to.size())
-    detail::fail("vulkan copy: got ", bytes, " bytes for buffers of ", from.size(), " and ", to.size(), " bytes");
-  if (from.hazards.write_epoch == epoch_ || to.hazards.write_epoch == epoch_ || to.hazards.read_epoch == epoch_)
-    barrier();
-  from.hazards.read_epoch = epoch_;
-  to.hazards.write_epoch = epoch_;
-  to.hazards.write_serial = recording_serial_;
-  reference(src, from);
-  reference(dst, to);
-  commands.copyBuffer(from.handle(), to.handle(),
-                      vk::BufferCopy{.srcOffset = from.offset(), .dstOffset = to.offset(), .size = bytes});
 }
 
 void CommandStream::begin_capture(std::shared_ptr<Recording> recording) {
@@ -292,6 +270,10 @@ void CommandStream::execute(const std::shared_ptr<Recording>& recording) {
   count(counter_state().dispatches, recording->dispatches);
   count(counter_state().barriers, recording->barriers);
   pending_dispatches_ += recording->dispatches;
+  submit_when_full();
+}
+
+void CommandStream::submit_when_full() {
   const int cap = batch_max();
   if (cap == 0)
     finish();

@@ -67,8 +67,6 @@ class CommandStream {
                std::size_t bytes);
   // Copies from a device buffer into a host-visible readback buffer (a download).
   void copy_out(const BufferPtr& src, std::size_t src_offset, vk::Buffer dst, std::size_t bytes);
-  // Copies `bytes` from the start of one device buffer to the start of another.
-  void copy(const BufferPtr& src, const BufferPtr& dst, std::size_t bytes);
 
   void begin_capture(std::shared_ptr<Recording> recording);
   Recording* capture() const { return capture_.get(); }
@@ -105,6 +103,7 @@ class CommandStream {
   vk::raii::CommandBuffer& begin();  // the recording command buffer, begun if needed
   vk::raii::CommandBuffer& target();  // the capture's command buffer while capturing, else begin()'s
   void barrier();
+  void submit_when_full();  // NXV_BATCH_MAX's rule, after a dispatch or a recording
   void reference(const BufferPtr& buffer, DeviceBuffer& device_buffer);
   void retire(Slot& slot);  // waits for its fence and drops its references
   void read_profile(Slot& slot, std::size_t index);

@@ -157,16 +157,6 @@ class RuntimeImpl final : public Runtime {
     });
   }
 
-  void copy(const BufferPtr& src, const BufferPtr& dst, std::size_t bytes) override {
-    device_buffer(src, "copy");
-    device_buffer(dst, "copy");
-    std::lock_guard lock(mutex_);
-    vulkan_call("copy", [&] {
-      spoil_foreign_capture();
-      stream_.copy(src, dst, bytes);
-    });
-  }
-
   void flush() override {
     std::lock_guard lock(mutex_);
     vulkan_call("flush", [&] { finish_locked(); });

@@ -78,12 +78,10 @@ class Runtime {
   virtual void dispatch(const Pipeline* pipeline, std::initializer_list<Binding> bindings,
                         std::span<const std::byte> push, std::uint32_t groups_x, std::uint32_t groups_y = 1,
                         std::uint32_t groups_z = 1) = 0;
-  // Records a copy of the first `bytes` of `src` into `dst`, ordered like a dispatch.
-  virtual void copy(const BufferPtr& src, const BufferPtr& dst, std::size_t bytes) = 0;
   // Submits the pending batch and waits for it.
   virtual void flush() = 0;
 
-  // Capture (the idea of CUDA graphs): until end_capture, this thread's dispatches and copies are recorded into a
+  // Capture (the idea of CUDA graphs): until end_capture, this thread's dispatches are recorded into a
   // reusable command buffer instead of the pending batch, and its allocations come from the recording's own
   // memory, where a buffer that nobody but the recording holds any more is handed out again: intermediates that
   // die share memory by liveness, ordered by the usual hazard barriers. Anything that cannot be replayed (an
