@@ -82,10 +82,8 @@ bool read_elsewhere(const Graph& g, const std::vector<Stage>& stages, NodeId nod
 bool transposed_dot_runs_tiled(const Graph& g, NodeId dot) {
   const Node& n = g.nodes[dot];
   if (!n.call.attrs.batch_a.empty()) return false;
-  OpCall swapped = n.call;
-  std::swap(swapped.attrs.contract_a, swapped.attrs.contract_b);
-  const TensorType out{{n.type.shape[1], n.type.shape[0]}, n.type.dtype};
-  return vulkan::kernels::runs_tiled_dot(swapped, g.nodes[n.inputs[1]].type, g.nodes[n.inputs[0]].type, out);
+  const TransposedDot t = transposed_dot(n);
+  return vulkan::kernels::runs_tiled_dot(t.call, g.nodes[n.inputs[1]].type, g.nodes[n.inputs[0]].type, t.type);
 }
 
 // A reduction stage computing an eager reduce from its materialised input.
@@ -105,6 +103,12 @@ Kernel reading_kernel(const Graph& g, NodeId reduce) {
 }
 
 }  // namespace
+
+TransposedDot transposed_dot(const Node& dot) {
+  TransposedDot t{dot.call, {{dot.type.shape[1], dot.type.shape[0]}, dot.type.dtype}};
+  std::swap(t.call.attrs.contract_a, t.call.attrs.contract_b);
+  return t;
+}
 
 namespace {
 bool reaches(const std::vector<std::vector<int>>& deps, int from, int target, std::vector<char>& seen) {

@@ -15,6 +15,14 @@ namespace nxv::compiler {
 // dependencies (`deps[s]`: the stages s reads from). A merged region's stage is left in place and marked by the
 // returned vector (its entry: the stage it joined; -1 for stages kept); an eager reduce that receives an
 // epilogue becomes a reduction stage reading its input.
+// A dot computed transposed (Kernel::transposed): its call for the operands (b, a), whose result is the [N, M]
+// transpose of the dot's [M, N].
+struct TransposedDot {
+  OpCall call;
+  TensorType type;
+};
+TransposedDot transposed_dot(const Node& dot);
+
 // Whether `stage` depends on `target` through some other stage (`deps[s]`: the stages s reads from): merging the
 // two would then make a cycle.
 bool depends_indirectly(const std::vector<std::vector<int>>& deps, int stage, int target);

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "compiler/codegen.hpp"
+#include "compiler/epilogue.hpp"
 #include "compiler/plan.hpp"
 #include "compiler/shader_cache.hpp"
 #include "core/env.hpp"
@@ -316,10 +317,8 @@ class FusedExecutable final : public Executable {
     }
     vulkan::kernels::DotLaunch launch;
     if (k.transposed) {  // b . a, [N, M]: only the epilogue reads it, so the node gets no value
-      OpCall swapped = host.call;
-      std::swap(swapped.attrs.contract_a, swapped.attrs.contract_b);
-      const TensorType out{{host.type.shape[1], host.type.shape[0]}, host.type.dtype};
-      launch = vulkan::kernels::tiled_dot_launch(swapped, b, a, out);
+      const TransposedDot t = transposed_dot(host);
+      launch = vulkan::kernels::tiled_dot_launch(t.call, b, a, t.type);
     } else {
       launch = vulkan::kernels::tiled_dot_launch(host.call, a, b, host.type);
     }
