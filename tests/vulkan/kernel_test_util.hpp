@@ -16,6 +16,21 @@ namespace nxv::vulkan::test {
 
 inline OpCall make_call(OpCode code, OpAttrs attrs = {}) { return OpCall{code, std::move(attrs)}; }
 
+inline OpAttrs reduce_attrs(ReduceFn fn, const Axes& axes) {
+  OpAttrs a;
+  a.fn = static_cast<int>(fn);
+  a.axes = axes;
+  return a;
+}
+
+// A reduction's result shape over `axes` without keep_axes: the other axes of `s`.
+inline Shape reduced_shape(const Shape& s, const Axes& axes) {
+  Shape out;
+  for (int d = 0; d < s.size(); ++d)
+    if (!axes.contains(d)) out.push_back(s[d]);
+  return out;
+}
+
 inline Tensor execute_on(Backend& backend, const OpCall& call, const std::vector<Tensor>& inputs,
                          const TensorType& out) {
   std::vector<Tensor> moved;

@@ -98,13 +98,6 @@ TEST(VulkanKernelsFastPaths, BinaryContiguousAndSingleElementOperands) {
       }
 }
 
-OpAttrs reduce_attrs(ReduceFn fn, const Axes& axes) {
-  OpAttrs a;
-  a.fn = static_cast<int>(fn);
-  a.axes = axes;
-  return a;
-}
-
 TEST(VulkanKernelsFastPaths, ReduceContiguousRunsAcrossChunks) {
   NXV_REQUIRE_VULKAN();
   struct Case {

@@ -20,20 +20,6 @@ using nxv::testing::test_data;
 
 constexpr std::int64_t kChunk = 16384;  // reduce.comp's CHUNK
 
-OpAttrs reduce_attrs(ReduceFn fn, const Axes& axes) {
-  OpAttrs a;
-  a.fn = static_cast<int>(fn);
-  a.axes = axes;
-  return a;
-}
-
-Shape kept_shape(const Shape& shape, const Axes& axes) {
-  Shape out;
-  for (int d = 0; d < shape.size(); ++d)
-    if (!axes.contains(d)) out.push_back(shape[d]);
-  return out;
-}
-
 // Floats of magnitudes 2^-4 .. 2^4 and both signs, with each value's negation elsewhere in the same row (in
 // random places): the exact sum of a row is 0, so what a float sum returns is its own rounding errors, and any
 // other order of the additions changes it in all but a few bits.
@@ -106,7 +92,7 @@ void expect_reduce(ReduceFn fn, DType t, const Case& c, std::uint64_t seed) {
   const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
   const Tensor x = data_for(fn, t, c.shape, seed);
   expect_kernel_parity(make_call(OpCode::reduce, reduce_attrs(fn, c.axes)), {x},
-                       {kept_shape(c.shape, c.axes), logical ? DType::pred : t},
+                       {reduced_shape(c.shape, c.axes), logical ? DType::pred : t},
                        std::string(fn_name(fn)) + " of " + to_string(x.type()) + " over " + to_string(c.axes));
 }
 

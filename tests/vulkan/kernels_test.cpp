@@ -136,20 +136,6 @@ TEST(VulkanKernels, CastEveryPair) {
   }
 }
 
-OpAttrs reduce_attrs(ReduceFn fn, const Axes& axes) {
-  OpAttrs a;
-  a.fn = static_cast<int>(fn);
-  a.axes = axes;
-  return a;
-}
-
-Shape reduced_shape(const Shape& s, const Axes& axes) {
-  Shape out;
-  for (int d = 0; d < s.size(); ++d)
-    if (!axes.contains(d)) out.push_back(s[d]);
-  return out;
-}
-
 TEST(VulkanKernels, ReduceAxisLayoutsAndChunks) {
   NXV_REQUIRE_VULKAN();
   struct Case {
