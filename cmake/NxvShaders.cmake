@@ -1,8 +1,8 @@
 # Compiles GLSL compute shaders to SPIR-V at build time and embeds them in the library, so nothing is looked up
-# on disk at run time. Usage (in shaders/CMakeLists.txt):
+# on disk at run time. Usage (in src/vulkan/kernels/CMakeLists.txt):
 #   nxv_shader(NAME unary_f32 SOURCE unary.comp DEFINES T=float)
 #   nxv_embed_shaders(nxv_shaders)   # after all nxv_shader() calls: builds the registry library
-# The registry is read through src/vulkan/shader_registry.hpp: nxv::vulkan::embedded_shader("unary_f32").
+# The registry is read through src/vulkan/runtime/shader_registry.hpp: nxv::vulkan::embedded_shader("unary_f32").
 
 set(NXV_SHADER_NAMES "" CACHE INTERNAL "")
 set(NXV_SHADER_SPVS "" CACHE INTERNAL "")
@@ -18,7 +18,7 @@ function(nxv_shader)
   add_custom_command(
     OUTPUT ${spv}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/spv
-    COMMAND ${GLSLC} --target-env=vulkan1.2 -O -I ${CMAKE_SOURCE_DIR}/shaders -I ${CMAKE_SOURCE_DIR}/src
+    COMMAND ${GLSLC} --target-env=vulkan1.2 -O -I ${CMAKE_SOURCE_DIR}/src/vulkan/kernels -I ${CMAKE_SOURCE_DIR}/src
             ${defs} -MD -MF ${dep} -o ${spv} ${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}
     DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}
     DEPFILE ${dep}

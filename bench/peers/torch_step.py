@@ -29,7 +29,7 @@ EXIT_NO_CUDA = 76
 DTYPES = {"F32": ("f", 4, "float32"), "F64": ("d", 8, "float64"), "I64": ("q", 8, "int64"),
           "I32": ("i", 4, "int32"), "U8": ("B", 1, "uint8"), "BOOL": ("?", 1, "bool")}
 
-# Each model's layers, by position in nn::Sequential (src/train/models.cpp); a torch.nn.Sequential built in the same
+# Each model's layers, by position in nn::Sequential (apps/train/models.cpp); a torch.nn.Sequential built in the same
 # order has the same indices, so "conv_3.kernel" is module 3's weight.
 SHAPES = {
     "mlp": {"dense_0.kernel": [784, 128], "dense_0.bias": [128], "dense_2.kernel": [128, 10], "dense_2.bias": [10]},

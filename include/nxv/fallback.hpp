@@ -1,5 +1,5 @@
 // Host fallback: an op the Vulkan backend cannot run natively is run on the CPU reference backend through one
-// choke point (src/vulkan/fallback.cpp), and every such event is counted here -- never silent.
+// choke point (src/vulkan/runtime/fallback.cpp), and every such event is counted here -- never silent.
 //
 // Events are named "<op>:<dtype>" (e.g. "binary(pow):f64", "as_type:f32->s32"): the op as nxv::describe()
 // gives it and its first input's dtype (the output's for ops without inputs).

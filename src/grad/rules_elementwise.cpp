@@ -1,7 +1,7 @@
 // Gradient rules of the elementwise family: unary and binary functions, select, clip and cast.
 //
 // The rule for each function id sits in one switch over UnaryFn/BinaryFn with no `default:`, so -Wswitch
-// names any function added to ops/elementwise.def without a rule here. (A gradient column in the .def
+// names any function added to shared/elementwise.def without a rule here. (A gradient column in the .def
 // itself would be the single place, but the .def is shared with GLSL and a rule needs C++ ops.)
 // Integer-only and pred-valued functions have no rule: their outputs are not float, so backward.cpp never
 // asks (their gradient is zero, as in Nx).

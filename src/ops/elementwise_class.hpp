@@ -1,4 +1,4 @@
-// The class of each elementwise op of ops/elementwise.def (NUM: every dtype, FLOAT: computed in a float type,
+// The class of each elementwise op of shared/elementwise.def (NUM: every dtype, FLOAT: computed in a float type,
 // INT: integers only, TEST: a predicate giving pred), read once from the table for the front end's dtype rules,
 // the Vulkan kernels, the fusion compiler and the tests.
 #pragma once
@@ -16,7 +16,7 @@ inline ElementwiseClass class_of(UnaryFn f) {
   case id:                             \
     return ElementwiseClass::cls;
 #define NXV_BINARY(id, name, cls, expr)
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
   }
   return ElementwiseClass::TEST;
 }
@@ -27,7 +27,7 @@ inline ElementwiseClass class_of(BinaryFn f) {
 #define NXV_BINARY(id, name, cls, expr) \
   case id:                              \
     return ElementwiseClass::cls;
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
   }
   return ElementwiseClass::TEST;
 }

@@ -1,12 +1,12 @@
-// C++ side of the elementwise ops: evaluates an op of ops/elementwise.def on compute-type values, with the
-// very expressions the shaders use (see ops/elementwise_helpers.glsl.h for why that makes them bit-identical).
+// C++ side of the elementwise ops: evaluates an op of shared/elementwise.def on compute-type values, with the
+// very expressions the shaders use (see shared/elementwise_helpers.glsl.h for why that makes them bit-identical).
 // Compute types: std::uint32_t (pred, u8), std::int32_t, std::int64_t, float, double.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
-#include "math/math.hpp"
+#include "shared/math.hpp"
 #include "nxv/error.hpp"
 #include "ops/op.hpp"
 
@@ -24,7 +24,7 @@ using std::uint64_t;
 #define NXV_FUNC inline
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-#include "ops/elementwise_helpers.glsl.h"
+#include "shared/elementwise_helpers.glsl.h"
 #pragma GCC diagnostic pop
 #undef NXV_ISNAN
 #undef NXV_ISINF
@@ -75,7 +75,7 @@ C eval_unary(UnaryFn fn, C x) {
   switch (static_cast<int>(fn)) {
 #define NXV_UNARY(id, name, cls, expr) NXV_EW_CASE_##cls(id, expr)
 #define NXV_BINARY(id, name, cls, expr)
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
     default:
       break;
   }
@@ -88,7 +88,7 @@ std::uint32_t eval_unary_test(UnaryFn fn, C x) {
   switch (static_cast<int>(fn)) {
 #define NXV_UNARY(id, name, cls, expr) NXV_EW_TEST_##cls(id, expr)
 #define NXV_BINARY(id, name, cls, expr)
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
     default:
       break;
   }
@@ -101,7 +101,7 @@ C eval_binary(BinaryFn fn, C a, C b) {
   switch (static_cast<int>(fn)) {
 #define NXV_UNARY(id, name, cls, expr)
 #define NXV_BINARY(id, name, cls, expr) NXV_EW_CASE_##cls(id, expr)
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
     default:
       break;
   }
@@ -114,7 +114,7 @@ std::uint32_t eval_binary_test(BinaryFn fn, C a, C b) {
   switch (static_cast<int>(fn)) {
 #define NXV_UNARY(id, name, cls, expr)
 #define NXV_BINARY(id, name, cls, expr) NXV_EW_TEST_##cls(id, expr)
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
     default:
       break;
   }

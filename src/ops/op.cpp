@@ -50,7 +50,7 @@ const char* fn_name(UnaryFn f) {
   case id:                             \
     return #name;
 #define NXV_BINARY(id, name, cls, expr)
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
   }
   return "?";
 }
@@ -61,7 +61,7 @@ const char* fn_name(BinaryFn f) {
 #define NXV_BINARY(id, name, cls, expr) \
   case id:                              \
     return #name;
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
   }
   return "?";
 }

@@ -1,7 +1,7 @@
 // OpCall: one op application, as backends execute it and as traced graphs store it.
 //
 // The op set is small on purpose (tinygrad-style): every elementwise op is one OpCode::unary/binary/test
-// with its function id from ops/elementwise.def; reductions share OpCode::reduce, and so on. Each backend
+// with its function id from shared/elementwise.def; reductions share OpCode::reduce, and so on. Each backend
 // has exactly one switch over OpCode.
 #pragma once
 #include <cstdint>
@@ -60,12 +60,12 @@ const char* op_name(OpCode code);
 enum class UnaryFn : std::int32_t {
 #define NXV_UNARY(id, name, cls, expr) name = id,
 #define NXV_BINARY(id, name, cls, expr)
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
 };
 enum class BinaryFn : std::int32_t {
 #define NXV_UNARY(id, name, cls, expr)
 #define NXV_BINARY(id, name, cls, expr) name = id,
-#include "ops/elementwise.def"
+#include "shared/elementwise.def"
 };
 enum class ReduceFn : std::int32_t { sum = 0, product = 1, max = 2, min = 3, all = 4, any = 5 };
 enum class ArgReduceFn : std::int32_t { argmax = 0, argmin = 1 };

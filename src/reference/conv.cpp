@@ -6,7 +6,7 @@
 // kConvChunkTerms terms, each chunk summed serially from 0 -- the product rounded, then the sum (the library is
 // built with -ffp-contract=off, so this is never an fma) -- and the chunk sums added in order. A tap that falls
 // on padding or on a hole of the input dilation reads x = 0 and is still added. The Vulkan kernel
-// (shaders/conv.comp) runs the same sequence and chunks.
+// (src/vulkan/kernels/conv.comp) runs the same sequence and chunks.
 #include <array>
 
 #include "nxv/conv.hpp"
@@ -17,7 +17,7 @@ namespace nxv::reference {
 namespace {
 
 // The index arithmetic of a canonical conv, with 1 or 2 spatial axes padded to 3 by leading size-1 axes: which
-// input element each (output, kernel tap) pair reads. shaders/conv.comp does the same arithmetic.
+// input element each (output, kernel tap) pair reads. src/vulkan/kernels/conv.comp does the same arithmetic.
 struct ConvGeometry {
   std::int64_t batch_out = 0, channels = 0, out_channels = 0, in_per_group = 0;
   std::int64_t feature_groups = 1, batch_groups = 1;

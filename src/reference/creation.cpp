@@ -6,7 +6,7 @@
 // builds with -ffp-contract=off, the shaders mark it `precise`).
 #include <cmath>
 
-#include "math/math.hpp"
+#include "shared/math.hpp"
 #include "reference/dtype_dispatch.hpp"
 #include "reference/indexing.hpp"
 #include "reference/kernels.hpp"

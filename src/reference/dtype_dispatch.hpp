@@ -1,5 +1,5 @@
 // Dtype dispatch for the reference kernels: each dtype's storage type (how an element sits in memory) and
-// compute type (what the shaders compute in, see ops/elementwise.def), element loads/stores, and the one
+// compute type (what the shaders compute in, see shared/elementwise.def), element loads/stores, and the one
 // conversion rule shared by cast, full, pad and iota.
 #pragma once
 #include <cmath>

@@ -1,7 +1,7 @@
 // Elementwise reference kernels: unary, binary (and their pred-valued _test forms), select, clip and cast.
 // Every input is read through broadcast strides, so an input of shape [3, 1] feeds an output of [2, 3, 4]
 // without being materialised. Values are loaded into the compute type (dtype_dispatch.hpp), evaluated by the
-// expressions of ops/elementwise.def (through ops/elementwise_eval.hpp) and stored back truncated.
+// expressions of shared/elementwise.def (through ops/elementwise_eval.hpp) and stored back truncated.
 #include <array>
 
 #include "ops/elementwise_eval.hpp"

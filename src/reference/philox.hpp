@@ -1,4 +1,4 @@
-// The C++ side of the shared-source Philox-4x32-10 (ops/philox.glsl.h): the GLSL names that file uses (`uint`,
+// The C++ side of the shared-source Philox-4x32-10 (shared/philox.glsl.h): the GLSL names that file uses (`uint`,
 // `out` parameters, umulExtended) defined for C++, then the same source the shaders compile.
 #pragma once
 #include <array>
@@ -18,7 +18,7 @@ inline void umulExtended(uint a, uint b, uint& msb, uint& lsb) {
 
 #define NXV_FUNC inline
 #define NXV_OUT(T) T&
-#include "ops/philox.glsl.h"
+#include "shared/philox.glsl.h"
 #undef NXV_FUNC
 #undef NXV_OUT
 

@@ -1,5 +1,5 @@
 // Window reference kernels: window_reduce (sum, product, max, min) and window_scatter (max, min), with the
-// orders include/nxv/conv.hpp defines and shaders/window.comp, window_scatter.comp follow:
+// orders include/nxv/conv.hpp defines and src/vulkan/kernels/window.comp, window_scatter.comp follow:
 //  - window_reduce: acc = identity; acc = op(acc, x) over the window's in-bounds elements in row-major order
 //    (padding is the identity, so skipping it is the same).
 //  - window_scatter: each window selects the first strict maximum (minimum) of its in-bounds elements, a NaN

@@ -5,7 +5,7 @@
 
 #include "nxv/error.hpp"
 #include "ops/op.hpp"
-#include "vulkan/fallback.hpp"
+#include "vulkan/runtime/fallback.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 

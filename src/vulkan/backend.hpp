@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "nxv/tensor.hpp"
-#include "vulkan/runtime.hpp"
+#include "vulkan/runtime/runtime.hpp"
 
 namespace nxv::vulkan {
 

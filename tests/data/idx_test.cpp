@@ -7,7 +7,7 @@
 
 #include <numeric>
 
-#include "io/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 namespace nxv::data {
 namespace {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "grad/check_grads.hpp"
-#include "support/test_models.hpp"
+#include "support/grad_checks.hpp"
+#include "support/models.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"

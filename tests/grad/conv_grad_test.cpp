@@ -1,7 +1,7 @@
 // Gradients of conv and the window ops: finite differences (check_grads, reference backend, f64) for every conv
 // option and window op, and gradient parity of Vulkan against the reference in f32 and f64 (bit-identical: the
 // tolerance is zero).
-#include "grad/check_grads.hpp"
+#include "support/grad_checks.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/vulkan.hpp"
 

@@ -2,7 +2,7 @@
 // conventions, jit of grad, grad of grad (a Hessian-vector product), and the errors.
 #include <gtest/gtest.h>
 
-#include "grad/check_grads.hpp"
+#include "support/grad_checks.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/grad.hpp"
 

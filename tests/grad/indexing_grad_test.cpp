@@ -5,7 +5,7 @@
 // keeping sort and the running max/min away from their ties.
 #include <gtest/gtest.h>
 
-#include "grad/check_grads.hpp"
+#include "support/grad_checks.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/indexing.hpp"
 #include "nxv/vulkan.hpp"

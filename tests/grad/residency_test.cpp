@@ -2,8 +2,8 @@
 // f64. (The original nx_vulkan silently ran its training step on the CPU; this test is why that can't recur.)
 #include <gtest/gtest.h>
 
-#include "grad/check_grads.hpp"
-#include "support/test_models.hpp"
+#include "support/grad_checks.hpp"
+#include "support/models.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/grad.hpp"
@@ -12,7 +12,7 @@
 namespace nxv {
 namespace {
 
-// The MLP 784 -> 128 relu -> 10 with softmax cross-entropy, batch 32 (tests/support/test_models.hpp).
+// The MLP 784 -> 128 relu -> 10 with softmax cross-entropy, batch 32 (tests/support/models.hpp).
 namespace models = testing::models;
 using models::mlp_loss;
 

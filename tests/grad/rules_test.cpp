@@ -4,7 +4,7 @@
 // rule's non-differentiable points: log's 0, max's ties, remainder's jumps).
 #include <gtest/gtest.h>
 
-#include "grad/check_grads.hpp"
+#include "support/grad_checks.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/vulkan.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "io/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "nxv/ops.hpp"
 
 namespace nxv::io {

@@ -1,5 +1,5 @@
 // Activations against hand-computed values (f64), and the stability of (log_)softmax with huge logits.
-#include "nn/nn_testing.hpp"
+#include "support/nn.hpp"
 
 namespace nxv::nn_test {
 namespace {

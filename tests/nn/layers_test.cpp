@@ -4,7 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "nn/nn_testing.hpp"
+#include "support/nn.hpp"
 
 namespace nxv::nn_test {
 namespace {

@@ -1,7 +1,7 @@
 // Losses and metrics against hand-computed values, and their stability with huge logits.
 #include <cmath>
 
-#include "nn/nn_testing.hpp"
+#include "support/nn.hpp"
 
 namespace nxv::nn_test {
 namespace {

@@ -1,7 +1,7 @@
 // Optimizer updates against closed-form steps (two steps each, gradients given), and the schedules.
 #include <cmath>
 
-#include "nn/nn_testing.hpp"
+#include "support/nn.hpp"
 
 namespace nxv::nn_test {
 namespace {

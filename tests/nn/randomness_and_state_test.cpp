@@ -3,7 +3,7 @@
 // statistics next to the loss and gradients.
 #include <cmath>
 
-#include "nn/nn_testing.hpp"
+#include "support/nn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/vulkan.hpp"
 

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "math/math.hpp"
+#include "shared/math.hpp"
 #include "reference/philox.hpp"
-#include "reference/testing.hpp"
+#include "support/reference.hpp"
 
 namespace nxv::reference_test {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "reference/testing.hpp"
+#include "support/reference.hpp"
 
 namespace nxv::reference_test {
 namespace {

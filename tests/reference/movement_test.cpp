@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "reference/testing.hpp"
+#include "support/reference.hpp"
 
 namespace nxv::reference_test {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "reference/testing.hpp"
+#include "support/reference.hpp"
 
 namespace nxv::reference_test {
 namespace {

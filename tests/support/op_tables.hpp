@@ -1,5 +1,5 @@
 // The elementwise front-end ops as tables (name, function, integers only), for the tests that run every one of
-// them: the eager parity suite (tests/ops/elementwise_parity_test.cpp) and the fused one (tests/compiler/).
+// them: the eager parity suite (tests/parity/elementwise_parity_test.cpp) and the fused one (tests/vulkan/fusion/).
 #pragma once
 #include "nxv/ops.hpp"
 

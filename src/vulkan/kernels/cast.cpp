@@ -1,4 +1,4 @@
-// OpCode::cast: one shader variant per (source, destination) dtype pair (shaders/cast.comp). A cast to the same
+// OpCode::cast: one shader variant per (source, destination) dtype pair (src/vulkan/kernels/cast.comp). A cast to the same
 // dtype shares the input's buffer (tensors are immutable).
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/kernels.hpp"

@@ -1,4 +1,4 @@
-// OpCode::conv (shaders/conv.comp): an implicit GEMM per feature or batch group, register-blocked, in the
+// OpCode::conv (src/vulkan/kernels/conv.comp): an implicit GEMM per feature or batch group, register-blocked, in the
 // canonical layouts the front end guarantees. Grid (column blocks of 64 * RN, row blocks of RM output channels,
 // groups); RM = the channels per group up to 8 (no empty rows for LeNet's 6), RN = 4 columns unless there are
 // at most 64. A conv with more than one chunk of terms (include/nxv/conv.hpp's order) is split: one workgroup
@@ -17,7 +17,7 @@
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/layout.hpp"
-#include "vulkan/runtime_shaders.hpp"
+#include "vulkan/runtime/runtime_shaders.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {

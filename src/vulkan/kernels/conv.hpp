@@ -1,5 +1,5 @@
 // The conv kernel's launch (src/vulkan/kernels/conv.cpp), for the fusion compiler's generated copies of
-// shaders/conv.comp, which run an epilogue after the store of each output (codegen.hpp). Only unsplit convs
+// src/vulkan/kernels/conv.comp, which run an epilogue after the store of each output (codegen.hpp). Only unsplit convs
 // (one chunk of terms, or partials too large to split) qualify: a split conv's outputs come from the combine pass.
 #pragma once
 #include <array>
@@ -8,7 +8,7 @@
 
 #include "nxv/tensor.hpp"
 #include "ops/op.hpp"
-#include "vulkan/runtime.hpp"
+#include "vulkan/runtime/runtime.hpp"
 
 namespace nxv::vulkan::kernels {
 

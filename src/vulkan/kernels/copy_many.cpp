@@ -1,10 +1,10 @@
-// Buffer-to-buffer copies, up to 8 per dispatch of shaders/copy_many.comp (kernels.hpp's copy_buffers).
+// Buffer-to-buffer copies, up to 8 per dispatch of src/vulkan/kernels/copy_many.comp (kernels.hpp's copy_buffers).
 #include <algorithm>
 #include <array>
 
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
-#include "vulkan/runtime_shaders.hpp"
+#include "vulkan/runtime/runtime_shaders.hpp"
 
 namespace nxv::vulkan::kernels {
 

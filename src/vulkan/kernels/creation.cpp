@@ -1,5 +1,5 @@
-// Creation ops on the device: iota and eye (shaders/iota.comp), full (shaders/fill.comp with the value converted
-// here), random_uniform and random_normal (shaders/random.comp, Philox-4x32-10 per element).
+// Creation ops on the device: iota and eye (src/vulkan/kernels/iota.comp), full (src/vulkan/kernels/fill.comp with the value converted
+// here), random_uniform and random_normal (src/vulkan/kernels/random.comp, Philox-4x32-10 per element).
 #include <cmath>
 #include <cstring>
 #include <limits>

@@ -1,4 +1,4 @@
-// OpCode::dot (shaders/dot.comp): each operand is read as a batch of matrices through three strides -- batch,
+// OpCode::dot (src/vulkan/kernels/dot.comp): each operand is read as a batch of matrices through three strides -- batch,
 // free (M or N) and contracting (K) -- so every orientation of 2-D operands and batched operands runs in one
 // dispatch. Only an operand whose batch, free or contracting axes cannot be walked with one stride each (in the
 // order the result and contract_a/contract_b prescribe) is first materialised by a transposing copy.
@@ -15,7 +15,7 @@
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
-#include "vulkan/runtime_shaders.hpp"
+#include "vulkan/runtime/runtime_shaders.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {

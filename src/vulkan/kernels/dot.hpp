@@ -9,12 +9,12 @@
 #include "nxv/dtype.hpp"
 #include "nxv/tensor.hpp"
 #include "ops/op.hpp"
-#include "vulkan/runtime.hpp"
+#include "vulkan/runtime/runtime.hpp"
 
 namespace nxv::vulkan::kernels {
 
-// tiled: shaders/dot.comp, 64 x 64 tiles of 4 x 4 scalar blocks, every dtype.
-// mid, big: shaders/dot_blocked.comp (f32 and f64 only; integers always run `tiled`): vector loads, register
+// tiled: src/vulkan/kernels/dot.comp, 64 x 64 tiles of 4 x 4 scalar blocks, every dtype.
+// mid, big: src/vulkan/kernels/dot_blocked.comp (f32 and f64 only; integers always run `tiled`): vector loads, register
 // double buffering, 64 x 64 tiles (mid) or 128 x 128 (big f32) / 128 x 64 (big f64).
 // Every variant computes the reference backend's accumulation order; lavapipe gives the same bits for all, the
 // H200 does not for mid and big (dot.cpp).

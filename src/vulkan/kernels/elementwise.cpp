@@ -1,5 +1,5 @@
-// Elementwise kernels: unary, unary_test, binary, binary_test (shaders/unary.comp, binary.comp) and select,
-// clip (shaders/select.comp). Inputs broadcast to the output through per-axis strides, after collapsing axes;
+// Elementwise kernels: unary, unary_test, binary, binary_test (src/vulkan/kernels/unary.comp, binary.comp) and select,
+// clip (src/vulkan/kernels/select.comp). Inputs broadcast to the output through per-axis strides, after collapsing axes;
 // each input is classified contiguous / single element / strided, a specialization constant of the pipeline.
 #include <array>
 

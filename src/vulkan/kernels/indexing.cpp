@@ -1,4 +1,4 @@
-// The indexing ops: take and take_along_axis (shaders/take.comp), gather (gather.comp), put_slice
+// The indexing ops: take and take_along_axis (src/vulkan/kernels/take.comp), gather (gather.comp), put_slice
 // (put_slice.comp) as byte moves, and indexed_add / indexed_put (scatter.comp) without atomics: the updates'
 // target rows are sorted stably (sort.cpp's sort_lines), then each element of the result folds its own updates in
 // increasing update index -- the order reference/indexing_ops.cpp defines, so float sums match bit for bit.

@@ -1,13 +1,13 @@
 // The kernel families of the Vulkan backend, called from VulkanBackend::execute's one switch over OpCode.
 // Each runs the call natively, setting `result` to the new buffer, or returns false without side effects, and
-// the backend takes the host-fallback choke point (src/vulkan/fallback.hpp).
+// the backend takes the host-fallback choke point (src/vulkan/runtime/fallback.hpp).
 #pragma once
 #include <cstdint>
 #include <span>
 
 #include "nxv/tensor.hpp"
 #include "ops/op.hpp"
-#include "vulkan/runtime.hpp"
+#include "vulkan/runtime/runtime.hpp"
 
 namespace nxv::vulkan::kernels {
 

@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "nxv/tensor.hpp"
-#include "vulkan/runtime.hpp"
+#include "vulkan/runtime/runtime.hpp"
 
 namespace nxv::vulkan::kernels {
 

@@ -1,4 +1,4 @@
-// Movement ops as byte moves (shaders/copy.comp, fill.comp): each is one strided copy over an index space of
+// Movement ops as byte moves (src/vulkan/kernels/copy.comp, fill.comp): each is one strided copy over an index space of
 // rank <= 8 -- transpose permutes the input strides, broadcast zeroes them, slice scales them by the step and
 // starts at an offset, reverse negates them -- or a fill plus a copy (pad), or one copy per input (concatenate).
 #include <array>

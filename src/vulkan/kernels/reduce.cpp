@@ -1,4 +1,4 @@
-// OpCode::reduce and OpCode::arg_reduce (shaders/reduce.comp, arg_reduce.comp).
+// OpCode::reduce and OpCode::arg_reduce (src/vulkan/kernels/reduce.comp, arg_reduce.comp).
 //
 // reduce: the kept and the reduced axes are each collapsed into groups of neighbouring axes read through strides;
 // at rank <= 8, with size-1 axes dropped, they alternate at most 4 times each (reduce.comp's push constants). One workgroup per (output, chunk of 16384 reduced

@@ -1,4 +1,4 @@
-// OpCode::sort, OpCode::argsort (shaders/sort.comp) and OpCode::cumulative (shaders/cumulative.comp).
+// OpCode::sort, OpCode::argsort (src/vulkan/kernels/sort.comp) and OpCode::cumulative (src/vulkan/kernels/cumulative.comp).
 //
 // Sorting works on contiguous lines: an axis other than the last is moved last by a strided copy and moved back
 // after. Each line is cut into tiles of up to 1024 elements, sorted in shared memory, then merged pairwise in

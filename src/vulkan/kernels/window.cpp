@@ -1,4 +1,4 @@
-// OpCode::window_reduce (shaders/window.comp) and OpCode::window_scatter (shaders/window_scatter.comp: a SELECT
+// OpCode::window_reduce (src/vulkan/kernels/window.comp) and OpCode::window_scatter (src/vulkan/kernels/window_scatter.comp: a SELECT
 // pass writing each window's chosen x index, then a SCATTER pass that gathers, per x element, the source values
 // of the windows that chose it -- deterministic, no atomics).
 // The shaders take 4 axes: runs of axes without a window (size 1, stride 1, no padding) are merged into one,

@@ -1,0 +1,31 @@
+// nxv-train: trains LeNet, an MLP or a small CNN on Fashion-MNIST (or any IDX data set), with a progress bar,
+// per-epoch test metrics, metrics.csv/json, curves.png and a safetensors checkpoint; or evaluates a checkpoint.
+// The work is in apps/train/ (a library, so the tests drive it directly); this file maps it to exit statuses.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "nxv/error.hpp"
+#include "train/options.hpp"
+#include "train/trainer.hpp"
+
+int main(int argc, char** argv) {
+  using namespace nxv::train;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    const TrainOptions options = parse_args(args);
+    if (options.help) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (!options.evaluate.empty()) run_evaluation(options, stdout);
+    else run_training(options, stdout);
+    return 0;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "nxv-train: %s\n(nxv-train --help lists the options)\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nxv-train: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,198 @@
+// Helpers of the elementwise expressions in shared/elementwise.def: shared source, valid GLSL and valid C++.
+//
+// Each helper is overloaded for every compute type (uint for pred/u8, int, int64_t, float, double) so that an
+// expression like `nxv_abs(x)` means the same thing in both languages. The includer defines the few builtins
+// whose spelling differs (NXV_ISNAN, NXV_ISINF, NXV_FABS, NXV_FLOOR, NXV_CEIL, NXV_SQRT, NXV_SIGNBIT)
+// and includes shared/math.glsl.h first (the double-precision nxv_exp, nxv_log, nxv_pow, ...).
+//
+// Why f32 goes through f64: float(double(a) / double(b)) and float(sqrt(double(x))) are correctly rounded
+// (53 >= 2*24 + 2 bits), and the f32 transcendentals reuse the one f64 algorithm, so f32 results are
+// bit-identical on every device with IEEE f64, whatever precision the device's own f32 builtins have
+// (Vulkan allows 2.5 ULP for f32 division and far more for exp/sin).
+//
+// Integer semantics follow XLA: x / 0 = -1 (all bits set), x % 0 = x, INT_MIN / -1 = INT_MIN,
+// shifts by >= the bit width give 0 (arithmetic right shifts of negatives give -1); all arithmetic wraps.
+
+// ---- abs, sign, floor, ceil, round ------------------------------------------------------------------------
+NXV_FUNC uint nxv_abs(uint x) { return x; }
+NXV_FUNC int nxv_abs(int x) { return x < 0 ? -x : x; }
+NXV_FUNC int64_t nxv_abs(int64_t x) { return x < int64_t(0) ? -x : x; }
+NXV_FUNC float nxv_abs(float x) { return NXV_FABS(x); }
+NXV_FUNC double nxv_abs(double x) { return NXV_FABS(x); }
+
+NXV_FUNC uint nxv_sign(uint x) { return x > 0u ? 1u : 0u; }
+NXV_FUNC int nxv_sign(int x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
+NXV_FUNC int64_t nxv_sign(int64_t x) { return x > int64_t(0) ? int64_t(1) : (x < int64_t(0) ? int64_t(-1) : int64_t(0)); }
+// Zeros keep their sign and NaN stays NaN.
+NXV_FUNC float nxv_sign(float x) { return x > float(0) ? float(1) : (x < float(0) ? float(-1) : x); }
+NXV_FUNC double nxv_sign(double x) { return x > double(0) ? double(1) : (x < double(0) ? double(-1) : x); }
+
+NXV_FUNC uint nxv_floor(uint x) { return x; }
+NXV_FUNC int nxv_floor(int x) { return x; }
+NXV_FUNC int64_t nxv_floor(int64_t x) { return x; }
+// A zero result takes x's sign: IEEE says floor(-0.0) = ceil(-0.5) = -0.0, and some drivers (lavapipe's
+// floor/ceil/trunc go through an integer conversion) return +0.0. (Not x * 0: drivers fold that to +0.)
+NXV_FUNC float nxv_floor(float x) { float t = NXV_FLOOR(x); return t == float(0) ? (NXV_SIGNBIT(x) ? -float(0) : float(0)) : t; }
+NXV_FUNC double nxv_floor(double x) { double t = NXV_FLOOR(x); return t == double(0) ? (NXV_SIGNBIT(x) ? -double(0) : double(0)) : t; }
+NXV_FUNC uint nxv_ceil(uint x) { return x; }
+NXV_FUNC int nxv_ceil(int x) { return x; }
+NXV_FUNC int64_t nxv_ceil(int64_t x) { return x; }
+NXV_FUNC float nxv_ceil(float x) { float t = NXV_CEIL(x); return t == float(0) ? (NXV_SIGNBIT(x) ? -float(0) : float(0)) : t; }
+NXV_FUNC double nxv_ceil(double x) { double t = NXV_CEIL(x); return t == double(0) ? (NXV_SIGNBIT(x) ? -double(0) : double(0)) : t; }
+
+// Half away from zero (C's round; GLSL's round() leaves .5 to the implementation). x - trunc(x) is exact.
+NXV_FUNC uint nxv_round(uint x) { return x; }
+NXV_FUNC int nxv_round(int x) { return x; }
+NXV_FUNC int64_t nxv_round(int64_t x) { return x; }
+NXV_FUNC float nxv_round(float x) { return nxv_round_half_awayf(x); }
+NXV_FUNC double nxv_round(double x) { return nxv_round_half_away(x); }
+
+// ---- float functions: f32 through the f64 algorithm, rounded once ---------------------------------------
+NXV_FUNC float nxv_exp(float x) { return float(nxv_exp(double(x))); }
+NXV_FUNC float nxv_expm1(float x) { return float(nxv_expm1(double(x))); }
+NXV_FUNC float nxv_log(float x) { return float(nxv_log(double(x))); }
+NXV_FUNC float nxv_log1p(float x) { return float(nxv_log1p(double(x))); }
+NXV_FUNC float nxv_sigmoid(float x) { return float(nxv_sigmoid(double(x))); }
+NXV_FUNC float nxv_tanh(float x) { return float(nxv_tanh(double(x))); }
+NXV_FUNC float nxv_sin(float x) { return float(nxv_sin(double(x))); }
+NXV_FUNC float nxv_cos(float x) { return float(nxv_cos(double(x))); }
+NXV_FUNC float nxv_erf(float x) { return float(nxv_erf(double(x))); }
+NXV_FUNC float nxv_atan2(float a, float b) { return float(nxv_atan2(double(a), double(b))); }
+NXV_FUNC float nxv_sqrt(float x) { return float(NXV_SQRT(double(x))); }
+NXV_FUNC double nxv_rsqrt(double x) { return double(1) / NXV_SQRT(x); }
+NXV_FUNC float nxv_rsqrt(float x) { return float(double(1) / NXV_SQRT(double(x))); }
+NXV_FUNC double nxv_reciprocal(double x) { return double(1) / x; }
+NXV_FUNC float nxv_reciprocal(float x) { return float(double(1) / double(x)); }
+NXV_FUNC double nxv_divide(double a, double b) { return a / b; }
+NXV_FUNC float nxv_divide(float a, float b) { return float(double(a) / double(b)); }
+
+// ---- is_nan, is_infinity (0/1; never true for integers) -----------------------------------------------------
+NXV_FUNC uint nxv_is_nan(uint x) { return 0u; }
+NXV_FUNC uint nxv_is_nan(int x) { return 0u; }
+NXV_FUNC uint nxv_is_nan(int64_t x) { return 0u; }
+NXV_FUNC uint nxv_is_nan(float x) { return NXV_ISNAN(x) ? 1u : 0u; }
+NXV_FUNC uint nxv_is_nan(double x) { return NXV_ISNAN(x) ? 1u : 0u; }
+NXV_FUNC uint nxv_is_inf(uint x) { return 0u; }
+NXV_FUNC uint nxv_is_inf(int x) { return 0u; }
+NXV_FUNC uint nxv_is_inf(int64_t x) { return 0u; }
+NXV_FUNC uint nxv_is_inf(float x) { return NXV_ISINF(x) ? 1u : 0u; }
+NXV_FUNC uint nxv_is_inf(double x) { return NXV_ISINF(x) ? 1u : 0u; }
+
+// ---- max, min: NaN-propagating; max(-0, +0) = +0 and min(-0, +0) = -0 whatever the order -----------------
+NXV_FUNC uint nxv_max(uint a, uint b) { return a > b ? a : b; }
+NXV_FUNC int nxv_max(int a, int b) { return a > b ? a : b; }
+NXV_FUNC int64_t nxv_max(int64_t a, int64_t b) { return a > b ? a : b; }
+NXV_FUNC float nxv_max(float a, float b) {
+  if (NXV_ISNAN(a)) return a;
+  if (NXV_ISNAN(b)) return b;
+  if (a == b) return NXV_SIGNBIT(a) ? b : a;
+  return a > b ? a : b;
+}
+NXV_FUNC double nxv_max(double a, double b) {
+  if (NXV_ISNAN(a)) return a;
+  if (NXV_ISNAN(b)) return b;
+  if (a == b) return NXV_SIGNBIT(a) ? b : a;
+  return a > b ? a : b;
+}
+NXV_FUNC uint nxv_min(uint a, uint b) { return a < b ? a : b; }
+NXV_FUNC int nxv_min(int a, int b) { return a < b ? a : b; }
+NXV_FUNC int64_t nxv_min(int64_t a, int64_t b) { return a < b ? a : b; }
+NXV_FUNC float nxv_min(float a, float b) {
+  if (NXV_ISNAN(a)) return a;
+  if (NXV_ISNAN(b)) return b;
+  if (a == b) return NXV_SIGNBIT(a) ? a : b;
+  return a < b ? a : b;
+}
+NXV_FUNC double nxv_min(double a, double b) {
+  if (NXV_ISNAN(a)) return a;
+  if (NXV_ISNAN(b)) return b;
+  if (a == b) return NXV_SIGNBIT(a) ? a : b;
+  return a < b ? a : b;
+}
+
+// ---- pow: floats through f64; integers by squaring (wrapping), negative exponents as XLA ------------------
+NXV_FUNC float nxv_pow(float a, float b) { return float(nxv_pow(double(a), double(b))); }
+NXV_FUNC uint nxv_pow(uint a, uint b) {
+  uint r = 1u;
+  uint base = a;
+  uint e = b;
+  while (e != 0u) {
+    if ((e & 1u) != 0u) r = r * base;
+    base = base * base;
+    e = e >> 1u;
+  }
+  return r;
+}
+NXV_FUNC int nxv_pow(int a, int b) {
+  if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) != 0 ? -1 : 1) : 0);
+  int r = 1;
+  int base = a;
+  int e = b;
+  while (e != 0) {
+    if ((e & 1) != 0) r = r * base;
+    base = base * base;
+    e = e >> 1;
+  }
+  return r;
+}
+NXV_FUNC int64_t nxv_pow(int64_t a, int64_t b) {
+  if (b < int64_t(0))
+    return a == int64_t(1) ? int64_t(1)
+                           : (a == int64_t(-1) ? ((b & int64_t(1)) != int64_t(0) ? int64_t(-1) : int64_t(1)) : int64_t(0));
+  int64_t r = int64_t(1);
+  int64_t base = a;
+  int64_t e = b;
+  while (e != int64_t(0)) {
+    if ((e & int64_t(1)) != int64_t(0)) r = r * base;
+    base = base * base;
+    e = e >> 1;
+  }
+  return r;
+}
+
+// ---- remainder (sign of the dividend) and quotient (truncating), through unsigned magnitudes so that
+// INT_MIN and negative operands are defined in both languages -------------------------------------------
+NXV_FUNC float nxv_remainder(float a, float b) { return float(nxv_fmod(double(a), double(b))); }
+NXV_FUNC double nxv_remainder(double a, double b) { return nxv_fmod(a, b); }
+NXV_FUNC uint nxv_remainder(uint a, uint b) { return b == 0u ? a : a % b; }
+NXV_FUNC int nxv_remainder(int a, int b) {
+  if (b == 0) return a;
+  uint ua = a < 0 ? uint(-a) : uint(a);
+  uint ub = b < 0 ? uint(-b) : uint(b);
+  uint r = ua % ub;
+  return a < 0 ? -int(r) : int(r);
+}
+NXV_FUNC int64_t nxv_remainder(int64_t a, int64_t b) {
+  if (b == int64_t(0)) return a;
+  uint64_t ua = a < int64_t(0) ? uint64_t(-a) : uint64_t(a);
+  uint64_t ub = b < int64_t(0) ? uint64_t(-b) : uint64_t(b);
+  uint64_t r = ua % ub;
+  return a < int64_t(0) ? -int64_t(r) : int64_t(r);
+}
+NXV_FUNC uint nxv_quotient(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
+NXV_FUNC int nxv_quotient(int a, int b) {
+  if (b == 0) return -1;
+  uint ua = a < 0 ? uint(-a) : uint(a);
+  uint ub = b < 0 ? uint(-b) : uint(b);
+  uint q = ua / ub;
+  return (a < 0) != (b < 0) ? -int(q) : int(q);
+}
+NXV_FUNC int64_t nxv_quotient(int64_t a, int64_t b) {
+  if (b == int64_t(0)) return int64_t(-1);
+  uint64_t ua = a < int64_t(0) ? uint64_t(-a) : uint64_t(a);
+  uint64_t ub = b < int64_t(0) ? uint64_t(-b) : uint64_t(b);
+  uint64_t q = ua / ub;
+  return (a < int64_t(0)) != (b < int64_t(0)) ? -int64_t(q) : int64_t(q);
+}
+
+// ---- shifts ---------------------------------------------------------------------------------------------------
+NXV_FUNC uint nxv_left_shift(uint a, uint b) { return b >= 32u ? 0u : a << b; }
+NXV_FUNC int nxv_left_shift(int a, int b) { return (b < 0 || b >= 32) ? 0 : a << b; }
+NXV_FUNC int64_t nxv_left_shift(int64_t a, int64_t b) {
+  return (b < int64_t(0) || b >= int64_t(64)) ? int64_t(0) : a << int(b);
+}
+NXV_FUNC uint nxv_right_shift(uint a, uint b) { return b >= 32u ? 0u : a >> b; }
+NXV_FUNC int nxv_right_shift(int a, int b) { return (b < 0 || b >= 32) ? (a < 0 ? -1 : 0) : a >> b; }
+NXV_FUNC int64_t nxv_right_shift(int64_t a, int64_t b) {
+  return (b < int64_t(0) || b >= int64_t(64)) ? (a < int64_t(0) ? int64_t(-1) : int64_t(0)) : a >> int(b);
+}

@@ -1,0 +1,405 @@
+// The Vulkan fusion compiler's Compiler and Executable: plans stages (plan.hpp), generates and compiles one
+// kernel per fused region at compile time (codegen.hpp, shader_cache.hpp), and runs a call's stages into one
+// batch: fused stages as dispatches of their generated pipelines, the others through apply() as eagerly.
+//
+// Replay: the first call copies its inputs into buffers of the executable's own and runs the stages under a
+// runtime capture (runtime.hpp), which records them into a reusable command buffer and gives the values that
+// die inside the call memory shared by liveness. Later calls (an executable serves one input signature, so
+// the same shapes) copy their inputs into those buffers, execute the recording and copy the outputs into fresh
+// buffers: no recording and no allocation beyond the outputs. A graph whose stages cannot be replayed (one that
+// reads a value back on the host, a host fallback) spoils its capture and runs stage by stage on every call.
+// Replay is kept only where it pays (nxv::Replay::automatic, compiler.hpp). NXV_REPLAY=0 turns it off for A/B runs
+// and NXV_REPLAY=always on for every graph; NXV_PROFILE and NXV_BATCH_MAX=0 turn it off (both need the batch).
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <string_view>
+#include <utility>
+
+#include "vulkan/fusion/codegen.hpp"
+#include "vulkan/fusion/epilogue.hpp"
+#include "vulkan/fusion/plan.hpp"
+#include "vulkan/fusion/shader_cache.hpp"
+#include "core/env.hpp"
+#include "nxv/compiler.hpp"
+#include "nxv/vulkan.hpp"
+#include "ops/apply.hpp"
+#include "trace/evaluate.hpp"
+#include "vulkan/backend.hpp"
+#include "vulkan/runtime/diagnostics.hpp"
+#include "vulkan/kernels/conv.hpp"
+#include "vulkan/kernels/dot.hpp"
+#include "vulkan/kernels/kernels.hpp"
+#include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/pipelines.hpp"
+#include "vulkan/runtime/profiler.hpp"
+#include "vulkan/runtime/runtime_shaders.hpp"
+
+namespace nxv::compiler {
+namespace {
+
+// Lifts the batch cap for the duration of a call, so that its stages are recorded into one command buffer and
+// submitted once (when a result is read, or by the next eager dispatch past the cap), instead of every
+// NXV_BATCH_MAX dispatches. NXV_BATCH_MAX=0 (submit and wait after every dispatch, for debugging) is kept.
+class OneBatch {
+ public:
+  OneBatch() : saved_(vulkan::batch_max()) {
+    if (saved_ > 0) vulkan::set_batch_max(std::numeric_limits<int>::max());
+  }
+  ~OneBatch() { vulkan::set_batch_max(saved_); }
+  OneBatch(const OneBatch&) = delete;
+  OneBatch& operator=(const OneBatch&) = delete;
+
+ private:
+  int saved_;
+};
+
+// The replay mode after NXV_REPLAY ("0": never, "always": always) and the settings replay cannot work under.
+Replay replay_mode(const VulkanCompilerOptions& options) {
+  if (vulkan::batch_max() == 0 || vulkan::profiling_requested()) return Replay::never;
+  const char* v = std::getenv("NXV_REPLAY");
+  if (v != nullptr && std::string_view(v) == "0") return Replay::never;
+  if (v != nullptr && std::string_view(v) == "always") return Replay::always;
+  return options.replay;
+}
+
+// Ends a capture that an exception interrupted, so that the runtime does not go on capturing.
+class CaptureScope {
+ public:
+  explicit CaptureScope(bool capture) : active_(capture && vulkan::runtime().begin_capture()) {}
+  ~CaptureScope() {
+    if (!active_) return;
+    try {
+      vulkan::runtime().end_capture();
+    } catch (const std::exception&) {  // already unwinding from the error that matters
+    }
+  }
+  vulkan::RecordingPtr end() {
+    if (!active_) return nullptr;
+    active_ = false;
+    return vulkan::runtime().end_capture();
+  }
+  CaptureScope(const CaptureScope&) = delete;
+  CaptureScope& operator=(const CaptureScope&) = delete;
+
+ private:
+  bool active_;
+};
+
+// A reduction kernel's epilogue and inner reduction, in the order of their bindings and push words.
+std::vector<const Kernel*> parts_of(const Kernel& k) {
+  std::vector<const Kernel*> parts;
+  for (const Kernel& e : k.epilogue) parts.push_back(&e);
+  for (const Kernel& i : k.inner) parts.push_back(&i);
+  return parts;
+}
+
+struct CompiledStage {
+  const vulkan::Pipeline* pipeline = nullptr;  // fused stages with a non-empty domain
+  std::string shader;                          // contraction stages: the generated dot kernel
+  vulkan::kernels::Grid grid;
+  std::int64_t chunks = 1;      // reduction stages: workgroups per output (more than one: an eager second pass)
+  std::vector<std::uint32_t> push;  // reduction stages: the kernel's and its epilogue's push constants
+  std::vector<NodeId> release;  // values no later stage reads (dropped after this stage, so memory is reused)
+};
+
+class FusedExecutable final : public Executable {
+ public:
+  FusedExecutable(const Graph& graph, const Signature& signature, const VulkanCompilerOptions& options)
+      : graph_(graph), options_(options) {
+    const char* fusion = std::getenv("NXV_FUSION");
+    const bool elementwise_only = fusion != nullptr && std::string_view(fusion) == "elementwise";
+    plan_ = plan_stages(graph_, nxv::detail::env_flag("NXV_FUSION", true), vulkan::kMaxBindings, !elementwise_only);
+    compiled_.resize(plan_.stages.size());
+    std::vector<int> last_use(graph_.nodes.size(), -1);
+    for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
+      const Stage& st = plan_.stages[s];
+      if (st.kind == Stage::Kind::eager) {
+        for (NodeId x : eager_inputs(graph_.nodes[st.node])) last_use[x] = static_cast<int>(s);
+        continue;
+      }
+      for (const Read& r : st.kernel.reads) last_use[r.node] = static_cast<int>(s);
+      for (const Kernel* part : parts_of(st.kernel))
+        for (const Read& r : part->reads) last_use[r.node] = static_cast<int>(s);
+      if (st.kind == Stage::Kind::contraction) {  // its pipeline depends on the operands' layout: see run_contraction
+        const ShaderCache::Entry entry = shader_cache().get(generate_glsl(graph_, st.kernel));
+        vulkan::register_runtime_shader(entry.name, *entry.spirv);
+        compiled_[s].shader = entry.name;
+        continue;
+      }
+      std::uint64_t groups = 0;
+      if (st.kind == Stage::Kind::reduction) {
+        const Node& n = graph_.nodes[st.node];
+        const ReduceLayout l = reduce_layout(st.kernel.domain, n.call.attrs.axes, num_elements(n.type.shape));
+        groups = static_cast<std::uint64_t>(l.outputs * l.chunks);
+        compiled_[s].chunks = l.chunks;
+        compiled_[s].push = st.kernel.push;
+        for (const Kernel* part : parts_of(st.kernel))
+          compiled_[s].push.insert(compiled_[s].push.end(), part->push.begin(), part->push.end());
+      } else {
+        groups = (static_cast<std::uint64_t>(num_elements(st.kernel.domain)) + vulkan::kernels::kGroupSize - 1) /
+                 vulkan::kernels::kGroupSize;
+      }
+      if (groups == 0) continue;
+      const ShaderCache::Entry entry = shader_cache().get(generate_glsl(graph_, st.kernel));
+      vulkan::register_runtime_shader(entry.name, *entry.spirv);
+      compiled_[s].pipeline = vulkan::runtime().pipeline(entry.name);
+      compiled_[s].grid = vulkan::kernels::grid_for_groups(groups);
+    }
+    for (NodeId o : graph_.outputs) last_use[o] = std::numeric_limits<int>::max();
+    for (std::size_t x = 0; x < last_use.size(); ++x)
+      if (last_use[x] >= 0 && last_use[x] < static_cast<int>(compiled_.size()))
+        compiled_[last_use[x]].release.push_back(static_cast<NodeId>(x));
+    if (nxv::detail::env_flag("NXV_DEBUG"))
+      std::cerr << "nxv fusion compiler: stage plan of " << to_string(signature) << "\n" << to_string(plan_, graph_);
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> inputs) override {
+    Backend& vk = vulkan::backend();
+    if (!constants_placed_) {
+      for (Node& n : graph_.nodes)
+        if (n.kind == NodeKind::constant) n.constant = place_constant(n.constant, vk);
+      constants_placed_ = true;
+    }
+    NXV_CHECK(inputs.size() == graph_.parameters.size(), "jit (vulkan compiler)", "got ", inputs.size(),
+              " inputs for a graph of ", graph_.parameters.size(), " parameters");
+    OneBatch batch;
+    if (recording_) return replay(inputs);
+    const Replay mode = replay_mode(options_);
+    const bool capture = !capture_tried_ && mode != Replay::never;
+    capture_tried_ = true;
+    std::vector<Tensor> values(graph_.nodes.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const NodeId p = graph_.parameters[i];
+      if (!capture) {
+        values[p] = inputs[i];
+        continue;
+      }
+      const TensorType& type = graph_.nodes[p].type;
+      parameter_buffers_.push_back(vulkan::kernels::allocate(type));
+      values[p] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(parameter_buffers_.back()));
+    }
+    if (capture) copy_inputs(inputs);
+    for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
+      if (graph_.nodes[i].kind == NodeKind::constant) values[i] = graph_.nodes[i].constant;
+
+    CaptureScope scope(capture);
+    for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
+      const Stage& st = plan_.stages[s];
+      if (st.kind == Stage::Kind::eager)
+        values[st.node] = run_eager(graph_.nodes[st.node], values, vk);
+      else if (st.kind == Stage::Kind::contraction)
+        run_contraction(st.kernel, compiled_[s], values, vk);
+      else
+        run_fused(st.kernel, compiled_[s], values, vk);
+      for (NodeId x : compiled_[s].release) values[x] = Tensor();
+    }
+    std::vector<Tensor> outputs;
+    for (NodeId o : graph_.outputs) outputs.push_back(values[o]);
+    if (!capture) return outputs;
+    vulkan::RecordingPtr recording = scope.end();
+    if (recording == nullptr) {  // spoiled: these values are plain tensors, and later calls run stage by stage
+      parameter_buffers_.clear();
+      if (nxv::detail::env_flag("NXV_DEBUG"))
+        std::cerr << "nxv fusion compiler: the graph cannot be replayed (it waits for the device); running it "
+                     "stage by stage\n";
+      return outputs;
+    }
+    const vulkan::RecordingStats r = vulkan::stats(*recording);
+    const std::size_t copied = inputs.size() + outputs.size();
+    if (mode == Replay::automatic && 2 * static_cast<std::size_t>(r.dispatches) < 3 * copied) {
+      parameter_buffers_.clear();  // the copies would cost what replay saves: run stage by stage from now on
+      if (nxv::detail::env_flag("NXV_DEBUG"))
+        std::cerr << "nxv fusion compiler: not replayed: " << r.dispatches << " dispatches for " << copied
+                  << " buffers to copy\n";
+      return outputs;
+    }
+    recording_ = std::move(recording);
+    for (const Tensor& t : outputs) output_buffers_.push_back(vulkan::buffer_of(t, "jit (vulkan compiler)"));
+    if (nxv::detail::env_flag("NXV_DEBUG"))
+      std::cerr << "nxv fusion compiler: recorded for replay: " << r.dispatches << " dispatches, " << r.barriers
+                << " barriers; " << r.buffers << " buffers of " << r.bytes << " bytes for " << r.allocations
+                << " allocations of " << r.requested_bytes << " bytes\n";
+    return copy_outputs();
+  }
+
+ private:
+  std::vector<Tensor> replay(std::span<const Tensor> inputs) {
+    copy_inputs(inputs);
+    vulkan::runtime().replay(recording_);
+    return copy_outputs();
+  }
+
+  // Into the buffers the recording reads, as few dispatches (copy_buffers) rather than a transfer per input: on the
+  // H200 that made the replayed LeNet step 40-60 us faster than vkCmdCopyBuffer per buffer (bench/RESULTS.md).
+  void copy_inputs(std::span<const Tensor> inputs) {
+    std::vector<vulkan::kernels::BufferCopy> copies;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      copies.push_back({vulkan::buffer_of(inputs[i], "jit (vulkan compiler)"), parameter_buffers_[i],
+                        byte_size(graph_.nodes[graph_.parameters[i]].type)});
+    vulkan::kernels::copy_buffers(copies);
+  }
+
+  // The recording writes its outputs into the same buffers on every call; the caller gets copies it may keep.
+  std::vector<Tensor> copy_outputs() {
+    std::vector<Tensor> outputs;
+    std::vector<vulkan::kernels::BufferCopy> copies;
+    for (std::size_t o = 0; o < graph_.outputs.size(); ++o) {
+      const TensorType& type = graph_.nodes[graph_.outputs[o]].type;
+      vulkan::BufferPtr fresh = vulkan::kernels::allocate(type);
+      copies.push_back({output_buffers_[o], fresh, byte_size(type)});
+      outputs.emplace_back(type, vulkan::backend(), std::make_shared<vulkan::VulkanStorage>(std::move(fresh)));
+    }
+    vulkan::kernels::copy_buffers(copies);
+    return outputs;
+  }
+
+  static Tensor run_eager(const Node& n, const std::vector<Tensor>& values, Backend& vk) {
+    if (n.kind == NodeKind::stop_gradient) return values[n.inputs[0]];
+    if (n.kind == NodeKind::custom_vjp) return values[n.inputs.back()];
+    if (n.inputs.empty()) return apply_on(vk, n.call, n.type);
+    std::vector<Tensor> args;
+    args.reserve(n.inputs.size());
+    for (NodeId x : n.inputs) args.push_back(values[x]);
+    return apply(n.call, args, n.type);
+  }
+
+  // A kernel's buffers in binding order, and whether each is written.
+  struct Buffers {
+    std::vector<vulkan::BufferPtr> buffers;
+    std::vector<bool> written;
+    void add(vulkan::BufferPtr b, bool writes) {
+      buffers.push_back(std::move(b));
+      written.push_back(writes);
+    }
+    std::vector<vulkan::Binding> bindings() const {
+      std::vector<vulkan::Binding> out;
+      for (std::size_t b = 0; b < buffers.size(); ++b) out.push_back({&buffers[b], written[b]});
+      return out;
+    }
+  };
+
+  // A fresh buffer for node `n`'s value, which becomes values[n].
+  vulkan::BufferPtr allocate_value(NodeId n, std::vector<Tensor>& values, Backend& vk) const {
+    const TensorType& type = graph_.nodes[n].type;
+    vulkan::BufferPtr b = vulkan::kernels::allocate(type);
+    values[n] = Tensor(type, vk, std::make_shared<vulkan::VulkanStorage>(b));
+    return b;
+  }
+
+  // Kernel (part) `k`'s reads, but those of `computed` (a value the kernel has in hand), then its outputs.
+  void bind(const Kernel& k, NodeId computed, std::vector<Tensor>& values, Backend& vk, Buffers& buffers) const {
+    for (const Read& r : k.reads)
+      if (r.node != computed) buffers.add(vulkan::buffer_of(values[r.node], "jit (vulkan compiler)"), false);
+    for (const auto& [node, value] : k.outputs) buffers.add(allocate_value(node, values, vk), true);
+  }
+
+  // A dot or conv with its epilogue: dot.cpp's (conv.cpp's) launch of its kernel, with the generated copy's
+  // pipeline for the launch's specialization and the epilogue's buffers after the kernel's own.
+  void run_contraction(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {
+    vulkan::Runtime& rt = vulkan::runtime();
+    const Node& host = graph_.nodes[k.reduce];
+    const Tensor& a = values[host.inputs[0]];
+    const Tensor& b = values[host.inputs[1]];
+    const vulkan::BufferPtr result = vulkan::kernels::allocate(host.type);
+    if (!k.transposed) values[k.reduce] = Tensor(host.type, vk, std::make_shared<vulkan::VulkanStorage>(result));
+    const Kernel& e = k.epilogue.at(0);
+    Buffers buffers;
+    bind(e, k.reduce, values, vk, buffers);
+    const std::vector<vulkan::Binding> extra = buffers.bindings();
+    if (host.call.code == OpCode::conv) {
+      const vulkan::kernels::ConvLaunch launch =
+          vulkan::kernels::unsplit_conv_launch(host.call, a.type(), b.type(), host.type);
+      vulkan::kernels::dispatch_conv(rt.pipeline(c.shader, launch.specialization), launch,
+                                     vulkan::buffer_of(a, "jit (vulkan compiler)"),
+                                     vulkan::buffer_of(b, "jit (vulkan compiler)"), result, extra, e.push);
+      return;
+    }
+    vulkan::kernels::DotLaunch launch;
+    if (k.transposed) {  // b . a, [N, M]: only the epilogue reads it, so the node gets no value
+      const TransposedDot t = transposed_dot(host);
+      launch = vulkan::kernels::tiled_dot_launch(t.call, b, a, t.type);
+    } else {
+      launch = vulkan::kernels::tiled_dot_launch(host.call, a, b, host.type);
+    }
+    vulkan::kernels::dispatch_dot(rt.pipeline(c.shader, launch.specialization), launch, result, extra, e.push);
+  }
+
+  void run_fused(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {
+    vulkan::Runtime& rt = vulkan::runtime();
+    Buffers buffers;  // in generate_glsl's binding order
+    const NodeId nested = k.inner.empty() ? -1 : k.inner[0].reduce;  // read from shared memory, no binding
+    bind(k, nested, values, vk, buffers);
+    // A reduction's result, or its partials [outputs, chunks] in the result's dtype.
+    const TensorType* reduced = k.reduce >= 0 ? &graph_.nodes[k.reduce].type : nullptr;
+    std::int64_t outputs = 0;
+    if (reduced != nullptr) {
+      outputs = num_elements(reduced->shape);
+      buffers.add(rt.allocate(static_cast<std::size_t>(outputs * c.chunks) * size_of(reduced->dtype)), true);
+      values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffers.buffers.back()));
+    }
+    const std::size_t result = buffers.buffers.size() - 1;  // reductions: the result's (or partials') binding
+    for (const Kernel& e : k.epilogue) bind(e, k.reduce, values, vk, buffers);
+    for (const Kernel& i : k.inner) {
+      bind(i, -1, values, vk, buffers);
+      buffers.add(allocate_value(i.reduce, values, vk), true);
+    }
+    if (c.pipeline == nullptr) return;  // an empty domain or result: nothing to compute
+    const std::vector<vulkan::Binding> bindings = buffers.bindings();
+    const std::span<const std::uint32_t> push = reduced != nullptr ? std::span(c.push) : std::span(k.push);
+    vulkan::dispatch_bindings(rt, c.pipeline, bindings, std::as_bytes(push), c.grid.x, c.grid.y);
+    if (reduced == nullptr || c.chunks == 1) return;
+    // The eager kernel's second pass over the partials (the same call along their last axis, repeated while more
+    // than one chunk remains), as reduce.cpp runs it after its first.
+    const Tensor partials({{outputs, c.chunks}, reduced->dtype}, vk,
+                          std::make_shared<vulkan::VulkanStorage>(buffers.buffers[result]));
+    OpCall call = graph_.nodes[k.reduce].call;
+    call.attrs.axes = {1};
+    call.attrs.keep_axes = false;
+    const Tensor total = apply(call, std::vector<Tensor>{partials}, TensorType{{outputs}, reduced->dtype});
+    const vulkan::BufferPtr& buffer = vulkan::buffer_of(total, "jit (vulkan compiler)");
+    values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffer));
+  }
+
+  Graph graph_;
+  VulkanCompilerOptions options_;
+  Plan plan_;
+  std::vector<CompiledStage> compiled_;
+  bool constants_placed_ = false;
+  bool capture_tried_ = false;
+  vulkan::RecordingPtr recording_;                   // after a complete capture
+  std::vector<vulkan::BufferPtr> parameter_buffers_;  // the recording reads its inputs from these
+  std::vector<vulkan::BufferPtr> output_buffers_;     // and writes its outputs into these
+};
+
+class VulkanCompiler final : public Compiler {
+ public:
+  explicit VulkanCompiler(const VulkanCompilerOptions& options) : options_(options) {}
+
+  std::unique_ptr<Executable> compile(const Graph& graph, const Signature& signature) override {
+    if (!vulkan::available() || !vulkan::kernels::device_ready()) return evaluator()->compile(graph, signature);
+    Backend& vk = vulkan::backend();
+    if (signature.backends.empty()) return evaluator()->compile(graph, signature);  // runs on the default backend
+    for (Backend* b : signature.backends)
+      if (b != &vk) return evaluator()->compile(graph, signature);
+    return std::make_unique<FusedExecutable>(graph, signature, options_);
+  }
+
+ private:
+  VulkanCompilerOptions options_;
+};
+
+}  // namespace
+}  // namespace nxv::compiler
+
+namespace nxv {
+
+std::shared_ptr<Compiler> vulkan_compiler(VulkanCompilerOptions options) {
+  static const std::shared_ptr<Compiler> compilers[] = {
+      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = Replay::automatic}),
+      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = Replay::always}),
+      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = Replay::never})};
+  return compilers[static_cast<int>(options.replay)];
+}
+
+}  // namespace nxv

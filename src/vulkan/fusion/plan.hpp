@@ -1,0 +1,139 @@
+// The stage plan of a traced graph: which nodes are fused into generated elementwise kernels and which run
+// through the eager backend, and in what order.
+//
+// An elementwise region is a set of fusible nodes (unary, binary, their tests, select, clip, cast) of one shape,
+// its domain: one kernel invocation per domain element computes every member at that element. Inputs enter a
+// region as reads of materialised values (parameters, constants, eager results, other regions' outputs) at an
+// element offset that is affine in the domain coordinates; views between a read and its consumer (reshape,
+// broadcast, transpose, and the implicit NumPy broadcast of binary/select/clip) are folded into those offsets
+// instead of being materialised. A fusible value of a smaller shape that is broadcast into a region (a bias, a
+// per-row log-sum, learning-rate arithmetic) is recomputed per element inside the region rather than read from
+// a buffer of its own region; one-element constants and `full` nodes become push constants.
+//
+// Regions are grown in topological order; a node joins the regions of its same-shape inputs only when no other
+// input depends on those regions through nodes outside them, so the stage graph stays acyclic. A region whose
+// kernel would need more storage-buffer bindings than the runtime's layout offers is split in topological order.
+
+//
+// A reduction (sum, product, max, min, all, any) whose input is computed by elementwise ops becomes a reduction
+// stage: one generated kernel with the eager reduce kernel's order (src/vulkan/kernels/reduce.comp: a workgroup of 256 lanes
+// per output and chunk of 16384 elements, lane l accumulating l, l + 256, ... from the identity, then the same
+// shared-memory tree) that evaluates the producer expression at each element it loads instead of reading a
+// materialised input. Its domain is the reduction's input shape. It absorbs the producer's region (the first
+// reduction of a region does): values of that region that other stages need are written by the reduction kernel
+// at the elements it visits, each exactly once, so the region costs no dispatch of its own; other reductions of
+// the same region recompute it. More than one chunk per output writes partials that the eager reduce kernel
+// reduces again (the eager second pass). Reductions of plain materialised values stay eager (their kernel has a
+// vectorised path that a generated one would not beat).
+//
+// A region over a reduction's result elements (a bias gradient's SGD update, a mean's division) becomes that
+// reduction stage's epilogue when the result takes one chunk per output (epilogue.cpp); a reduction of a
+// materialised value becomes a reduction stage for the sake of an epilogue. Likewise a region over a dot's result
+// (a dense layer's bias add and activation) becomes the epilogue of a contraction stage: a generated copy of the
+// `tiled` dot kernel that runs the region on each output right after storing it; the same for a conv's result
+// (a conv layer's bias add and activation) with a copy of the conv kernel, where the conv runs unsplit. A
+// reduction to one value over the results of a reduction of short rows (a loss's mean over the per-example losses)
+// computes those rows in its own workgroup (nested.hpp): a loss and its mean in one dispatch.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trace/graph.hpp"
+
+namespace nxv::compiler {
+
+// A region input: node `node`'s buffer read at element offset sum(coordinate[d] * strides[d]) over the domain
+// axes d (strides 0 along axes it is broadcast over).
+struct Read {
+  NodeId node;
+  Shape strides;
+  friend bool operator==(const Read&, const Read&) = default;
+};
+
+// One value of a region's kernel: a read, a one-element constant (a push constant, so that weak scalars cost no
+// binding; never a literal of the shader, which would let the driver fold x * 0 to 0 or -0 + 0 to -0), or the op
+// of `node` applied to earlier values. `full` nodes become such constants too, and `iota` nodes their index
+// arithmetic, (i / inner) % dim as iota.comp.
+struct Instruction {
+  enum class Kind : std::uint8_t { read, constant, iota, op } kind;
+  NodeId node;              // op: whose call and type are computed; read: reads[read].node; constant/iota: the node
+  int read = -1;            // read: index into Kernel::reads
+  int push = -1;            // constant: its first word in Kernel::push (two words for 8-byte dtypes)
+  std::int64_t inner = 1, dim = 1;  // iota: the coordinate along its axis is (linear index / inner) % dim
+  std::vector<int> args;    // op: indices of earlier instructions, in the op's input order
+};
+
+struct Kernel {
+  Shape domain;
+  std::vector<Read> reads;                 // binding i = reads[i]
+  std::vector<Instruction> program;        // topological
+  std::vector<std::pair<NodeId, int>> outputs;  // (member node, instruction); bindings after the reads
+  std::vector<std::uint32_t> push;         // the push-constant words: the constants' little-endian bits
+  // Reduction stages: the reduce node and the instruction giving its input's element (its result is the binding
+  // after the outputs).
+  NodeId reduce = -1;
+  int reduce_value = -1;
+  // Reduction stages of one chunk per output: at most one elementwise region over the result's elements,
+  // computed by the lane that stores each result (its reads of `reduce` take the reduced value, no binding).
+  std::vector<Kernel> epilogue;
+  // Contraction stages: the dot is computed transposed (its operands swapped, the same products and sums), because
+  // its epilogue reads it transposed and nothing else reads it (a weight gradient feeding its SGD update).
+  bool transposed = false;
+  // Reduction stages to one value: at most one inner reduction whose results this one reduces (nested.hpp), computed
+  // by the same workgroup; the outer kernel's reads of the inner reduction's node take its results, no binding.
+  std::vector<Kernel> inner;
+  std::size_t bindings() const;
+};
+
+// Push-constant words one kernel may use: 128 bytes, the minimum every Vulkan device offers.
+inline constexpr std::size_t kMaxPushWords = 32;
+// Those of src/vulkan/kernels/dot.comp's own block, before a contraction's epilogue words.
+inline constexpr std::size_t kDotPushWords = 10;
+
+struct Stage {
+  // contraction: a dot or conv with an epilogue; its kernel's `reduce` is that node, its reads the two operands
+  // (the dot or conv kernel's own bindings), its epilogue the region.
+  enum class Kind : std::uint8_t { eager, fused, reduction, contraction } kind;
+  NodeId node = -1;     // eager: the node it evaluates; reduction: the reduce node; contraction: the dot or conv
+  Kernel kernel;        // fused, reduction, contraction
+  std::vector<NodeId> members;  // fused, reduction: the nodes it computes (for the stage plan printout)
+};
+
+struct Plan {
+  std::vector<Stage> stages;  // in execution order
+  int fused_stages() const;        // elementwise regions
+  int reduction_stages() const;    // generated reductions
+  int contraction_stages() const;  // generated dots with epilogues
+  int eager_stages() const;
+};
+
+// `fuse` false: every needed node becomes an eager stage (NXV_FUSION=0). `max_bindings`: the storage buffers one
+// kernel may bind (the runtime's pipeline layout). `fuse_reductions` false: elementwise regions only, every
+// reduction eager (NXV_FUSION=elementwise, for A/B runs against reduction and epilogue fusion).
+Plan plan_stages(const Graph& graph, bool fuse, std::uint32_t max_bindings, bool fuse_reductions = true);
+
+// Whether `n` can be computed by a generated kernel exactly as its eager Vulkan kernel computes it (the same
+// dtype rules elementwise.cpp and cast.cpp accept; anything else keeps the eager path, host fallback included).
+bool fusible(const Graph& graph, const Node& n);
+
+// Whether a reduce node can be computed by a generated kernel in the eager kernel's order (the functions and
+// dtypes the eager reduce kernel computes natively).
+bool reducible(const Graph& graph, const Node& n);
+
+// The kept and reduced axis groups of a reduction of `shape` over `axes` (neighbouring axes of one kind merged,
+// unit axes dropped, row-major strides), and its chunking, exactly as the eager reduce kernel splits them.
+struct ReduceLayout {
+  Shape kept_shape, kept_strides, reduced_shape, reduced_strides;
+  std::int64_t outputs = 0, length = 0, chunks = 1;
+};
+ReduceLayout reduce_layout(const Shape& shape, const Axes& axes, std::int64_t outputs);
+inline constexpr std::int64_t kReduceChunk = 16384;  // reduce.comp's CHUNK
+
+// The inputs an eager stage of `n` evaluates from (markers, stop_gradient and custom_vjp, are aliases of one).
+std::vector<NodeId> eager_inputs(const Node& n);
+
+// "stage 3: fused [32, 128] ops=4 (add, max, ...) reads=3 writes=1" lines, for NXV_DEBUG.
+std::string to_string(const Plan& plan, const Graph& graph);
+
+}  // namespace nxv::compiler

@@ -1,0 +1,158 @@
+// shaderc compilation and the SPIR-V cache (design in shader_cache.hpp).
+#include "vulkan/fusion/shader_cache.hpp"
+
+#include <shaderc/shaderc.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "vulkan/fusion/glsl_sources.hpp"
+#include "nxv/error.hpp"
+#include "vulkan/runtime/disk_cache.hpp"
+
+namespace nxv::compiler {
+namespace {
+
+constexpr std::uint32_t kSpirvMagic = 0x07230203;
+constexpr char kEntryKind[] = "SPRV";
+// Part of every key: a change of options or of the compiler's version must not reuse old entries.
+constexpr char kOptions[] = "compute glsl450 vulkan1.2 -O shaderc-2023.2\n";
+// Where the generated source "is", so that its includes resolve as glslc's -I src/vulkan/kernels -I src do at build time.
+constexpr char kMainPath[] = "src/vulkan/kernels/fused.comp";
+
+// Resolves #include "x" against the including file's directory, then src/vulkan/kernels/, then src/, over the embedded
+// sources only (nothing is read from disk).
+class EmbeddedIncluder final : public shaderc::CompileOptions::IncluderInterface {
+ public:
+  shaderc_include_result* GetInclude(const char* requested, shaderc_include_type, const char* requesting,
+                                     std::size_t) override {
+    const std::filesystem::path from = std::filesystem::path(requesting).parent_path();
+    auto* result = new Result;
+    for (const std::filesystem::path& base : {from, std::filesystem::path("src/vulkan/kernels"), std::filesystem::path("src")}) {
+      const std::string path = (base / requested).lexically_normal().generic_string();
+      if (auto text = glsl_source(path)) {
+        result->name = path;
+        result->content = *text;
+        break;
+      }
+    }
+    if (result->name.empty()) result->content = std::string("no embedded GLSL source for ") + requested;
+    result->result = {result->name.c_str(), result->name.size(), result->content.data(), result->content.size(),
+                      result};
+    return &result->result;
+  }
+  void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data->user_data); }
+
+ private:
+  struct Result {
+    std::string name, content;
+    shaderc_include_result result;
+  };
+};
+
+std::string numbered(const std::string& text) {
+  std::istringstream in(text);
+  std::ostringstream out;
+  int line = 1;
+  for (std::string l; std::getline(in, l); ++line) out << line << ": " << l << "\n";
+  return out.str();
+}
+
+std::string cache_key(const std::string& glsl) { return kOptions + glsl; }
+
+std::uint64_t key_hash(const std::string& key) {
+  return vulkan::fnv1a64(std::as_bytes(std::span<const char>(key.data(), key.size())));
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+bool plausible_spirv(const std::vector<std::byte>& bytes) {
+  if (bytes.size() < 20 || bytes.size() % 4 != 0) return false;
+  std::uint32_t magic;
+  std::memcpy(&magic, bytes.data(), 4);
+  return magic == kSpirvMagic;
+}
+
+}  // namespace
+
+Spirv compile_glsl(const std::string& glsl, const std::string& name) {
+  shaderc::Compiler compiler;
+  shaderc::CompileOptions options;
+  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
+  options.SetOptimizationLevel(shaderc_optimization_level_performance);
+  options.SetIncluder(std::make_unique<EmbeddedIncluder>());
+  const shaderc::SpvCompilationResult result =
+      compiler.CompileGlslToSpv(glsl, shaderc_compute_shader, kMainPath, options);
+  if (result.GetCompilationStatus() != shaderc_compilation_status_success)
+    detail::fail("fusion compiler: shaderc could not compile the generated shader ", name, ": ",
+                 result.GetErrorMessage(), "\n", numbered(glsl));
+  return Spirv(result.cbegin(), result.cend());
+}
+
+ShaderCache::ShaderCache(std::optional<std::filesystem::path> directory) : directory_(std::move(directory)) {}
+
+std::optional<std::filesystem::path> ShaderCache::file_for(const std::string& glsl) const {
+  std::lock_guard lock(mutex_);
+  if (!directory_) return std::nullopt;
+  return *directory_ / "spirv" / (hex(key_hash(cache_key(glsl))) + ".spv");
+}
+
+ShaderCache::Entry ShaderCache::get(const std::string& glsl) {
+  const std::string key = cache_key(glsl);
+  std::lock_guard lock(mutex_);
+  if (auto it = memory_.find(key); it != memory_.end()) {
+    ++stats_.memory_hits;
+    return it->second;
+  }
+  const std::string name = "fused_" + hex(key_hash(key));
+  const auto key_bytes = std::as_bytes(std::span<const char>(key.data(), key.size()));
+  std::optional<std::filesystem::path> file;
+  if (directory_) file = *directory_ / "spirv" / (name.substr(6) + ".spv");
+  std::shared_ptr<const Spirv> spirv;
+  if (file) {
+    if (auto payload = vulkan::read_cache_entry(*file, kEntryKind, key_bytes); payload && plausible_spirv(*payload)) {
+      auto words = std::make_shared<Spirv>(payload->size() / 4);
+      std::memcpy(words->data(), payload->data(), payload->size());
+      spirv = std::move(words);
+      ++stats_.disk_hits;
+    } else if (std::filesystem::exists(*file)) {
+      ++stats_.disk_rejected;  // corrupt, truncated or foreign: recompiled and overwritten below
+    }
+  }
+  if (!spirv) {
+    spirv = std::make_shared<const Spirv>(compile_glsl(glsl, name));
+    ++stats_.compiles;
+    if (file && !vulkan::write_cache_entry(*file, kEntryKind, key_bytes, std::as_bytes(std::span(*spirv)))) {
+      std::fprintf(stderr,
+                   "nxv: warning: cannot write the shader cache directory %s; compiled shaders are kept in memory "
+                   "only for the rest of this process\n",
+                   directory_->c_str());
+      directory_.reset();
+    }
+  }
+  Entry entry{name, std::move(spirv)};
+  memory_.emplace(key, entry);
+  return entry;
+}
+
+ShaderCache::Stats ShaderCache::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+std::optional<std::filesystem::path> ShaderCache::directory() const {
+  std::lock_guard lock(mutex_);
+  return directory_;
+}
+
+ShaderCache& shader_cache() {
+  static ShaderCache cache(vulkan::cache_directory());
+  return cache;
+}
+
+}  // namespace nxv::compiler

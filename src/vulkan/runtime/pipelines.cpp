@@ -1,0 +1,177 @@
+// Shader modules and compute pipelines, created once and cached for the runtime's lifetime.
+#include "vulkan/runtime/pipelines.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "core/env.hpp"
+#include "nxv/error.hpp"
+#include "vulkan/runtime/counters.hpp"
+#include "vulkan/runtime/disk_cache.hpp"
+#include "vulkan/runtime/runtime_shaders.hpp"
+#include "vulkan/runtime/shader_registry.hpp"
+#include "vulkan/runtime/spirv_patch.hpp"
+
+namespace nxv::vulkan {
+namespace {
+
+// Push constants beyond 128 bytes are not guaranteed (the spec's minimum maxPushConstantsSize).
+constexpr std::uint32_t kMaxPushConstants = 128;
+
+// What makes a VkPipelineCache blob valid for a device: the IDs and the UUID its header holds, and the driver
+// version (a driver update may change the UUID's meaning without changing it).
+std::vector<std::byte> pipeline_cache_key(const vk::PhysicalDeviceProperties& p) {
+  std::vector<std::byte> key(12 + VK_UUID_SIZE);
+  std::memcpy(key.data(), &p.vendorID, 4);
+  std::memcpy(key.data() + 4, &p.deviceID, 4);
+  std::memcpy(key.data() + 8, &p.driverVersion, 4);
+  std::memcpy(key.data() + 12, p.pipelineCacheUUID.data(), VK_UUID_SIZE);
+  return key;
+}
+
+// The spec's VkPipelineCacheHeaderVersionOne must match the device too: a blob we wrote for it always does, so a
+// mismatch means the file is not what it claims to be.
+bool header_matches(std::span<const std::byte> data, const vk::PhysicalDeviceProperties& p) {
+  struct HeaderOne {
+    std::uint32_t length, version, vendor, device;
+    std::uint8_t uuid[VK_UUID_SIZE];
+  } h;
+  static_assert(sizeof(HeaderOne) == 32);
+  if (data.size() < sizeof h) return false;
+  std::memcpy(&h, data.data(), sizeof h);
+  return h.length >= sizeof h && h.version == 1 && h.vendor == p.vendorID && h.device == p.deviceID &&
+         std::memcmp(h.uuid, p.pipelineCacheUUID.data(), VK_UUID_SIZE) == 0;
+}
+
+}  // namespace
+
+StoredPipelineCache load_pipeline_cache(const Context& context) {
+  StoredPipelineCache stored;
+  const auto dir = cache_directory();
+  if (!dir) return stored;
+  const vk::PhysicalDeviceProperties p = context.physical.getProperties();
+  char name[64];
+  std::snprintf(name, sizeof name, "pipelines-%08x-%08x-", p.vendorID, p.deviceID);
+  std::string file = name;
+  for (std::uint8_t b : p.pipelineCacheUUID) {
+    std::snprintf(name, sizeof name, "%02x", b);
+    file += name;
+  }
+  stored.file = *dir / (file + ".bin");
+  const auto key = pipeline_cache_key(p);
+  if (auto data = read_cache_entry(stored.file, "PIPE", key); data && header_matches(*data, p))
+    stored.data = std::move(*data);
+  return stored;
+}
+
+bool save_pipeline_cache(const PipelineCache& cache, const std::filesystem::path& file) {
+  if (file.empty() || cache.created() == 0) return true;
+  const auto data = cache.cache_data();
+  const auto key = pipeline_cache_key(cache.context().physical.getProperties());
+  return write_cache_entry(file, "PIPE", key, std::as_bytes(std::span(data)));
+}
+
+std::uint32_t count_bindings(std::span<const std::uint32_t> spirv) {
+  constexpr std::uint32_t kOpDecorate = 71, kDecorationBinding = 33;
+  std::uint32_t count = 0;
+  for (std::size_t i = 5; i < spirv.size();) {  // after the 5-word header, instructions: (words << 16) | opcode
+    const std::uint32_t words = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
+    if (words == 0) break;
+    if (opcode == kOpDecorate && words >= 4 && spirv[i + 2] == kDecorationBinding)
+      count = std::max(count, spirv[i + 3] + 1);
+    i += words;
+  }
+  return count;
+}
+
+PipelineCache::PipelineCache(const Context& context, std::span<const std::byte> cache_data) : context_(context) {
+  max_bindings_ = std::min({kMaxBindings, context.max_push_descriptors,
+                            context.limits.maxPerStageDescriptorStorageBuffers});
+  push_constant_bytes_ = std::min(kMaxPushConstants, context.limits.maxPushConstantsSize);
+  std::vector<vk::DescriptorSetLayoutBinding> bindings(max_bindings_);
+  for (std::uint32_t b = 0; b < max_bindings_; ++b)
+    bindings[b] = vk::DescriptorSetLayoutBinding{.binding = b,
+                                                 .descriptorType = vk::DescriptorType::eStorageBuffer,
+                                                 .descriptorCount = 1,
+                                                 .stageFlags = vk::ShaderStageFlagBits::eCompute};
+  set_layout_ = vk::raii::DescriptorSetLayout(
+      context.device, vk::DescriptorSetLayoutCreateInfo{
+                          .flags = vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR,
+                          .bindingCount = max_bindings_,
+                          .pBindings = bindings.data()});
+  const vk::PushConstantRange push{.stageFlags = vk::ShaderStageFlagBits::eCompute, .offset = 0,
+                                   .size = push_constant_bytes_};
+  const vk::DescriptorSetLayout set = *set_layout_;
+  layout_ = vk::raii::PipelineLayout(context.device, vk::PipelineLayoutCreateInfo{.setLayoutCount = 1,
+                                                                                  .pSetLayouts = &set,
+                                                                                  .pushConstantRangeCount = 1,
+                                                                                  .pPushConstantRanges = &push});
+  cache_ = vk::raii::PipelineCache(context.device, vk::PipelineCacheCreateInfo{
+                                                       .initialDataSize = cache_data.size(),
+                                                       .pInitialData = cache_data.data()});
+}
+
+const vk::raii::ShaderModule& PipelineCache::module(const std::string& shader, std::uint32_t* bindings) {
+  auto it = modules_.find(shader);
+  if (it == modules_.end()) {
+    auto spirv = embedded_shader(shader);
+    if (spirv.empty()) spirv = runtime_shader(shader);  // a fused kernel of src/vulkan/fusion
+    if (spirv.empty())
+      detail::fail("vulkan: no embedded shader named '", shader, "' (", embedded_shader_names().size(),
+                   " are registered in src/vulkan/kernels/CMakeLists.txt)");
+    const auto& d = context_.description;
+    // NXV_FLOAT_CONTROLS=0: the modules as compiled, for A/B measurements of what the modes cost.
+    static const bool float_controls = nxv::detail::env_flag("NXV_FLOAT_CONTROLS", /*unset=*/true);
+    const auto patched = float_controls ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
+                                                                      d.signed_zero_inf_nan_f32,
+                                                                      d.signed_zero_inf_nan_f64})
+                                        : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
+    spirv = patched;
+    const std::uint32_t count = count_bindings(spirv);
+    if (count > max_bindings_)
+      detail::fail("vulkan: shader '", shader, "' declares ", count, " storage-buffer bindings; the runtime's layout has ",
+                   max_bindings_);
+    vk::raii::ShaderModule m(context_.device, vk::ShaderModuleCreateInfo{.codeSize = spirv.size_bytes(),
+                                                                         .pCode = spirv.data()});
+    it = modules_.emplace(shader, Module{std::move(m), count}).first;
+  }
+  *bindings = it->second.bindings;
+  return it->second.module;
+}
+
+const Pipeline* PipelineCache::get(std::string_view shader, std::span<const std::int32_t> specialization) {
+  std::string key(shader);
+  key.push_back('\0');
+  key.append(reinterpret_cast<const char*>(specialization.data()), specialization.size_bytes());
+  if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second.get();
+
+  auto p = std::make_unique<Pipeline>();
+  p->shader = std::string(shader);
+  const auto& m = module(p->shader, &p->bindings);
+  std::vector<vk::SpecializationMapEntry> entries(specialization.size());
+  for (std::uint32_t i = 0; i < entries.size(); ++i)
+    entries[i] = vk::SpecializationMapEntry{.constantID = i, .offset = 4 * i, .size = 4};
+  const vk::SpecializationInfo constants{.mapEntryCount = static_cast<std::uint32_t>(entries.size()),
+                                         .pMapEntries = entries.data(),
+                                         .dataSize = specialization.size_bytes(),
+                                         .pData = specialization.data()};
+  const vk::ComputePipelineCreateInfo info{
+      .stage = {.stage = vk::ShaderStageFlagBits::eCompute, .module = *m, .pName = "main",
+                .pSpecializationInfo = &constants},
+      .layout = *layout_};
+  try {
+    p->pipeline = vk::raii::Pipeline(context_.device, cache_, info);
+  } catch (const vk::SystemError& e) {
+    detail::fail("vulkan: cannot create the pipeline for shader '", shader, "': ", e.what());
+  }
+  p->layout = *layout_;
+  count(counter_state().pipelines_created);
+  ++created_;
+  const Pipeline* result = p.get();
+  pipelines_.emplace(std::move(key), std::move(p));
+  return result;
+}
+
+}  // namespace nxv::vulkan

@@ -1,0 +1,77 @@
+// Compute pipelines: one shader module per embedded shader, one pipeline per (shader, specialization constants),
+// all sharing one pipeline layout: a push-descriptor set of storage buffers (binding 0..max_bindings-1) and one
+// push-constant range.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "vulkan/runtime/context.hpp"
+
+namespace nxv::vulkan {
+
+// Storage-buffer bindings in the shared layout: enough for the widest kernel we expect (an optimizer step touches
+// ~5 buffers); devices guarantee 32 push descriptors, and the per-stage storage-buffer limit is checked too.
+constexpr std::uint32_t kMaxBindings = 16;
+
+class Pipeline {
+ public:
+  std::string shader;
+  vk::raii::Pipeline pipeline{nullptr};
+  vk::PipelineLayout layout;
+  std::uint32_t bindings = 0;  // storage buffers the shader declares (its highest binding + 1)
+};
+
+class PipelineCache {
+ public:
+  // `cache_data`: a VkPipelineCache blob from an earlier run (empty: start cold); the on-disk cache passes it in.
+  PipelineCache(const Context& context, std::span<const std::byte> cache_data = {});
+
+  // Not thread-safe: the runtime calls it under its lock. nxv::Error for an unknown shader name or a shader
+  // that uses more bindings than the layout has.
+  const Pipeline* get(std::string_view shader, std::span<const std::int32_t> specialization);
+  std::uint32_t max_bindings() const { return max_bindings_; }
+  const Context& context() const { return context_; }
+  std::uint32_t push_constant_bytes() const { return push_constant_bytes_; }
+  // The VkPipelineCache contents, for the on-disk cache.
+  std::vector<std::uint8_t> cache_data() const { return cache_.getData(); }
+  // Pipelines created since construction (nonzero: the on-disk cache is worth rewriting).
+  std::uint64_t created() const { return created_; }
+
+ private:
+  const vk::raii::ShaderModule& module(const std::string& shader, std::uint32_t* bindings);
+
+  const Context& context_;
+  std::uint32_t max_bindings_, push_constant_bytes_;
+  std::uint64_t created_ = 0;
+  vk::raii::DescriptorSetLayout set_layout_{nullptr};
+  vk::raii::PipelineLayout layout_{nullptr};
+  vk::raii::PipelineCache cache_{nullptr};
+  struct Module {
+    vk::raii::ShaderModule module;
+    std::uint32_t bindings;
+  };
+  std::unordered_map<std::string, Module> modules_;
+  std::unordered_map<std::string, std::unique_ptr<Pipeline>> pipelines_;  // key: shader name, '\0', constants
+};
+
+// The on-disk pipeline cache of the context's device (cache_directory(), one file per device and driver
+// version, named after the device's pipelineCacheUUID): the data to start a PipelineCache with — empty when there
+// is no usable file — and the file the data came from or should go to (empty when caching is off).
+struct StoredPipelineCache {
+  std::filesystem::path file;
+  std::vector<std::byte> data;
+};
+StoredPipelineCache load_pipeline_cache(const Context& context);
+// Writes the cache's data to `file` when it created pipelines; false when it could not (read-only directory).
+bool save_pipeline_cache(const PipelineCache& cache, const std::filesystem::path& file);
+
+// The number of storage-buffer bindings a SPIR-V module declares in set 0 (its highest Binding decoration + 1).
+std::uint32_t count_bindings(std::span<const std::uint32_t> spirv);
+
+}  // namespace nxv::vulkan

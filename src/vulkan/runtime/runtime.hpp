@@ -1,0 +1,105 @@
+// The Vulkan runtime as the kernels see it: buffers, pipelines, batched dispatch, counters.
+// Deliberately free of Vulkan headers, so that kernel files compile fast; vk.hpp (vulkan_raii) is only
+// included by the runtime's own .cpp files.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "nxv/vulkan.hpp"
+
+namespace nxv::vulkan {
+
+class Runtime;
+
+// A device-local storage buffer from the caching allocator. Destroying the last reference returns the memory
+// to the cache, but only once every recorded dispatch that uses it has completed (the batch holds references).
+class Buffer {
+ public:
+  virtual ~Buffer() = default;
+  virtual std::size_t size() const = 0;  // bytes requested
+};
+using BufferPtr = std::shared_ptr<Buffer>;
+
+// A compute pipeline for one (embedded shader, specialization constants) pair. Owned by the runtime's cache;
+// the pointer stays valid for the runtime's lifetime, so kernels may keep it.
+class Pipeline;
+
+// Dispatches recorded once and executed again on later calls (command-buffer replay; see Runtime::begin_capture).
+// Holds the buffers its commands use.
+struct Recording;
+using RecordingPtr = std::shared_ptr<Recording>;
+struct RecordingStats {
+  std::uint32_t dispatches = 0, barriers = 0;
+  std::uint64_t buffers = 0, bytes = 0;                // the memory it owns
+  std::uint64_t allocations = 0, requested_bytes = 0;  // what capture asked for, before reuse
+};
+RecordingStats stats(const Recording& recording);
+
+// One storage-buffer binding of a dispatch, in binding order (binding 0, 1, 2, ...; set 0).
+struct Binding {
+  const BufferPtr* buffer;
+  bool writes;  // the dispatch writes this buffer (used to place barriers)
+};
+
+struct DeviceFeatures {
+  bool float64 = false, int64 = false, int8_arithmetic = false, storage8 = false;
+  std::uint32_t subgroup_size = 0;
+  std::uint32_t max_workgroup_count_x = 65535;
+  std::uint64_t max_storage_buffer_range = 0;
+  std::uint32_t max_push_constants = 128;
+};
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+  virtual const DeviceFeatures& features() const = 0;
+
+  // Device memory of at least `bytes` (0 allowed), from the cache when possible. Out of memory: the cache is
+  // released and the allocation retried once, then an nxv::Error names the size and the memory in use.
+  virtual BufferPtr allocate(std::size_t bytes) = 0;
+  // Copies host bytes into a buffer that no pending work uses yet (a fresh allocation): recorded into the
+  // current batch (through a staging ring) without forcing a submit.
+  virtual void upload(const BufferPtr& dst, std::span<const std::byte> src) = 0;
+  // Flushes pending work that writes `src`, then copies `dst.size()` bytes from its start to the host.
+  virtual void download(const BufferPtr& src, std::span<std::byte> dst) = 0;
+
+  // The pipeline for an embedded shader (src/vulkan/kernels/CMakeLists.txt name) with these int32 specialization
+  // constants (constant_id 0, 1, 2, ...). Created once and cached; call it once per kernel variant and keep
+  // the pointer (the lookup hashes the name).
+  virtual const Pipeline* pipeline(std::string_view shader, std::span<const std::int32_t> specialization = {}) = 0;
+  // Records one dispatch into the pending batch, with the barriers its bindings need against earlier pending
+  // dispatches (read-after-write, write-after-read, write-after-write). `push` is the push-constant block.
+  // Submits when NXV_BATCH_MAX dispatches are pending (NXV_BATCH_MAX=0: every dispatch is submitted and waited).
+  virtual void dispatch(const Pipeline* pipeline, std::initializer_list<Binding> bindings,
+                        std::span<const std::byte> push, std::uint32_t groups_x, std::uint32_t groups_y = 1,
+                        std::uint32_t groups_z = 1) = 0;
+  // Submits the pending batch and waits for it.
+  virtual void flush() = 0;
+
+  // Capture (the idea of CUDA graphs): until end_capture, this thread's dispatches are recorded into a
+  // reusable command buffer instead of the pending batch, and its allocations come from the recording's own
+  // memory, where a buffer that nobody but the recording holds any more is handed out again: intermediates that
+  // die share memory by liveness, ordered by the usual hazard barriers. Anything that cannot be replayed (an
+  // upload, a download, a flush, work from another thread) spoils the capture: what it recorded runs in order
+  // and end_capture returns nullptr. One capture at a time: false (and no capture) while another one runs.
+  virtual bool begin_capture() = 0;
+  // Ends the capture and executes its recording once in the pending batch; the recording, or nullptr if spoiled.
+  virtual RecordingPtr end_capture() = 0;
+  // Executes a recording again in the pending batch, after the work recorded before and before the work after.
+  virtual void replay(const RecordingPtr& recording) = 0;
+};
+
+// The runtime of the default device, created on first use; nxv::Error if there is no usable Vulkan device.
+Runtime& runtime();
+
+template <class Push>
+std::span<const std::byte> push_bytes(const Push& p) {
+  return std::as_bytes(std::span<const Push>(&p, 1));
+}
+
+}  // namespace nxv::vulkan

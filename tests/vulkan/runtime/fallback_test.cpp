@@ -1,0 +1,106 @@
+// The host-fallback choke point of the Vulkan backend: forced fallbacks are counted under "<op>:<dtype>", give
+// the reference result, and obey NXV_FALLBACK's modes (allow, warn: one line on stderr, error: nxv::Error).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "nxv/error.hpp"
+#include "support/kernels.hpp"
+
+namespace nxv::vulkan::test {
+namespace {
+
+using nxv::testing::test_data;
+
+// Restores the mode and the forced set whatever the test does.
+class FallbackTest : public ::testing::Test {
+ protected:
+  void SetUp() override { saved_ = fallback::mode(); }
+  void TearDown() override {
+    fallback::set_mode(saved_);
+    fallback::clear_forced_for_testing();
+  }
+  fallback::Mode saved_ = fallback::Mode::allow;
+};
+
+OpCall pow_call() {
+  OpAttrs a;
+  a.fn = static_cast<int>(BinaryFn::pow);
+  return {OpCode::binary, a};
+}
+
+TEST_F(FallbackTest, ForcedOpIsCountedUnderItsNameAndGivesTheReferenceResult) {
+  NXV_REQUIRE_VULKAN();
+  fallback::set_mode(fallback::Mode::allow);
+  fallback::force_for_testing(OpCode::binary);
+  const Tensor a = test_data(DType::f64, {3, 50}, 1), b = test_data(DType::f64, {50}, 2);
+  const TensorType out{{3, 50}, DType::f64};
+  const Tensor expected = execute_on(reference_backend(), pow_call(), {a, b}, out);
+  Tensor actual;
+  const fallback::Counts counts = fallback::count([&] { actual = execute_on(backend(), pow_call(), {a, b}, out); });
+  EXPECT_EQ(counts, (fallback::Counts{{"binary(pow):f64", 1}}));
+  EXPECT_EQ(&actual.backend(), &backend()) << "a fallback's result lives on the Vulkan backend";
+  EXPECT_EQ(nxv::testing::compare_exact(expected, actual.to_host()), "");
+  EXPECT_GE(fallback::totals().at("binary(pow):f64"), 1u);
+}
+
+TEST_F(FallbackTest, ForcingByNamePrefixAndNamesOfOtherOps) {
+  NXV_REQUIRE_VULKAN();
+  fallback::force_for_testing(std::string("reduce(sum"));
+  fallback::force_for_testing(OpCode::cast);
+  OpAttrs sum;
+  sum.fn = static_cast<int>(ReduceFn::sum);
+  sum.axes = {0};
+  OpAttrs max = sum;
+  max.fn = static_cast<int>(ReduceFn::max);
+  const Tensor x = test_data(DType::s32, {20}, 3);
+  const fallback::Counts counts = fallback::count([&] {
+    execute_on(backend(), {OpCode::reduce, sum}, {x}, {{}, DType::s32});
+    execute_on(backend(), {OpCode::reduce, max}, {x}, {{}, DType::s32});  // not forced: native
+    execute_on(backend(), {OpCode::cast, {}}, {x}, {{20}, DType::f32});
+    execute_on(backend(), {OpCode::cast, {}}, {x}, {{20}, DType::f32});
+  });
+  EXPECT_EQ(counts, (fallback::Counts{{"reduce(sum):s32", 1}, {"as_type:s32->f32", 2}}));
+}
+
+TEST_F(FallbackTest, NativeOpsDoNotFallBack) {
+  NXV_REQUIRE_VULKAN();
+  const Tensor a = test_data(DType::f32, {100}, 4);
+  EXPECT_EQ(fallback::count_total([&] { execute_on(backend(), pow_call(), {a, a}, a.type()).to_host(); }), 0u);
+}
+
+TEST_F(FallbackTest, WarnModePrintsOneLinePerEvent) {
+  NXV_REQUIRE_VULKAN();
+  fallback::set_mode(fallback::Mode::warn);
+  fallback::force_for_testing(OpCode::binary);
+  const Tensor a = test_data(DType::f32, {4}, 5);
+  ::testing::internal::CaptureStderr();
+  execute_on(backend(), pow_call(), {a, a}, a.type());
+  execute_on(backend(), pow_call(), {a, a}, a.type());
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 2) << err;
+  EXPECT_NE(err.find("binary(pow):f32"), std::string::npos) << err;
+}
+
+TEST_F(FallbackTest, ErrorModeThrowsNamingOpShapesAndDtypes) {
+  NXV_REQUIRE_VULKAN();
+  fallback::set_mode(fallback::Mode::error);
+  fallback::force_for_testing(OpCode::binary);
+  const Tensor a = test_data(DType::s64, {2, 3}, 6), b = test_data(DType::s64, {3}, 7);
+  const std::uint64_t counted = fallback::count_total([&] {
+    try {
+      execute_on(backend(), pow_call(), {a, b}, {{2, 3}, DType::s64});
+      ADD_FAILURE() << "NXV_FALLBACK=error let a fallback through";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("binary(pow)"), std::string::npos) << what;
+      EXPECT_NE(what.find("s64[2, 3]"), std::string::npos) << what;
+      EXPECT_NE(what.find("s64[3]"), std::string::npos) << what;
+      EXPECT_NE(what.find("NXV_FALLBACK=error"), std::string::npos) << what;
+    }
+  });
+  EXPECT_EQ(counted, 0u) << "a refused fallback is not an event";
+}
+
+}  // namespace
+}  // namespace nxv::vulkan::test
