@@ -7,7 +7,7 @@
 #include "data/batches.hpp"
 #include "data/idx.hpp"
 #include "common/progress.hpp"
-#include "nxv/compiler.hpp"
+#include "nxv/vulkan.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/nn.hpp"
 #include "nxv/vulkan.hpp"
@@ -49,7 +49,7 @@ EvalFn make_eval(const nn::Sequential& model) {
     const Tensor logits = model.apply(params, model_state, x).first;
     return std::make_tuple(nn::softmax_cross_entropy(logits, labels) * static_cast<double>(x.dim(0)),
                            nn::correct_count(logits, labels));
-  }, {.compiler = vulkan_compiler()});
+  }, {.compiler = vulkan::compiler()});
 }
 
 // Everything on the device until the two scalars at the end.
@@ -143,7 +143,7 @@ StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimiz
     const nn::LossGradState r = nn::value_and_grad_with_state(loss)(params, model_state, x, labels, key);
     auto [new_params, new_optimizer_state] = optimizer.update(params, r.grads, optimizer_state, lr);
     return std::make_tuple(r.loss, new_params, new_optimizer_state, r.state);
-  }, {.compiler = vulkan_compiler()});
+  }, {.compiler = vulkan::compiler()});
 }
 
 Backend& pick_backend(const std::string& device, std::FILE* log) {

@@ -180,7 +180,7 @@ std::shared_ptr<Compiler> evaluator();
 
 // ---- tracing and jit -----------------------------------------------------------------------------------------
 struct JitOptions {
-  // null: the Vulkan fusion compiler (nxv::vulkan_compiler(), include/nxv/compiler.hpp), which runs signatures on
+  // null: the Vulkan fusion compiler (nxv::vulkan::compiler(), include/nxv/vulkan.hpp), which runs signatures on
   // the Vulkan backend and hands every other one to the evaluator; nxv::evaluator() for op by op everywhere.
   std::shared_ptr<Compiler> compiler;
 };

@@ -1,10 +1,17 @@
-// The Vulkan backend: device discovery and selection, batching control, counters and memory statistics.
+// The Vulkan backend: device discovery and selection, batching control, counters and memory statistics, and its
+// fusion compiler for jit.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "nxv/backend.hpp"
+
+namespace nxv {
+class Compiler;  // include/nxv/defn.hpp
+}
 
 namespace nxv::vulkan {
 
@@ -61,11 +68,38 @@ void release_cached_memory();
 // GPU time per shader, from timestamps around every dispatch; recorded only when NXV_PROFILE=1 (which also prints
 // the table at exit). Sorted by time, longest first; empty when not profiling or the device has no timestamps.
 struct KernelProfile {
-  std::string shader;  // the shader's name (shaders/*.cmake), e.g. "conv_f32"
+  std::string shader;  // the shader's name (src/vulkan/kernels/*.cmake), e.g. "conv_f32"
   std::uint64_t dispatches = 0;
   double gpu_ms = 0;
 };
 std::vector<KernelProfile> kernel_profile();
 void reset_kernel_profile();
+
+// ---- the fusion compiler ---------------------------------------------------------------------------------
+// The compiler nxv::jit uses for tensors on this backend (docs/fusion-compiler.md has the design):
+//
+//   auto step = nxv::jit(nxv::value_and_grad(loss));                       // the fusion compiler, replay automatic
+//   auto same = nxv::jit(loss, {.compiler = nxv::vulkan::compiler({.replay = nxv::vulkan::Replay::never})});
+//
+// It fuses elementwise regions, reductions with their producers and consumers, and dot/conv epilogues into
+// generated kernels (compiled at run time, cached in memory and under NXV_CACHE_DIR), runs a call's stages in one
+// batch, and can replay the first call's command buffer. Fused results are bit-identical to eager execution on the
+// same device. Signatures not entirely on the Vulkan backend run on the evaluator (nxv::evaluator()).
+// NXV_FUSION, NXV_REPLAY and NXV_DEBUG steer it (README, "Environment variables").
+
+// Whether a compiled executable replays its first call's recording on later calls.
+enum class Replay {
+  // Where it pays: when the recording holds at least 1.5 dispatches per input and output buffer that a replay
+  // copies (below that the copies cost what not recording saves; bench/RESULTS.md has the measurements).
+  automatic,
+  always,
+  never,
+};
+
+struct CompilerOptions {
+  Replay replay = Replay::automatic;
+};
+
+std::shared_ptr<Compiler> compiler(CompilerOptions options = {});
 
 }  // namespace nxv::vulkan

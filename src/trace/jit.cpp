@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "core/env.hpp"
-#include "nxv/compiler.hpp"
+#include "nxv/vulkan.hpp"
 #include "nxv/defn.hpp"
 #include "trace/evaluate.hpp"
 #include "trace/tracer.hpp"
@@ -139,7 +139,7 @@ struct JitCache::Entry {
 JitCache::JitCache(JitOptions options) : options_(std::move(options)) {
   // The fusion compiler by default: on the H200 it was never slower than op by op on any benchmark step
   // (bench/RESULTS.md, `nxv-bench --suite peers`), and it uses the evaluator for non-Vulkan signatures.
-  if (!options_.compiler) options_.compiler = vulkan_compiler();
+  if (!options_.compiler) options_.compiler = vulkan::compiler();
 }
 JitCache::~JitCache() = default;
 

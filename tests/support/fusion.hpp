@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "nxv/compiler.hpp"
+#include "nxv/vulkan.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/ops.hpp"
@@ -61,8 +61,8 @@ inline FusedRun run_fused_and_eager(const MultiFn& fn, const std::vector<Tensor>
               vulkan::flush();
             }),
             0u);
-  auto jitted = jit(fn, {.compiler = vulkan_compiler({.replay = Replay::never})});
-  auto replayed = jit(fn, {.compiler = vulkan_compiler({.replay = Replay::always})});
+  auto jitted = jit(fn, {.compiler = vulkan::compiler({.replay = vulkan::Replay::never})});
+  auto replayed = jit(fn, {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   std::vector<Tensor> replay_result;
   EXPECT_EQ(fallback::count_total([&] {
               jitted(inputs);

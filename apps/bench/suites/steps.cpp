@@ -1,6 +1,6 @@
 #include "bench/suites/steps.hpp"
 
-#include "nxv/compiler.hpp"
+#include "nxv/vulkan.hpp"
 #include "nxv/grad.hpp"
 #include "train/models.hpp"
 
@@ -40,7 +40,7 @@ Trainer::Trainer(const StepSetup& setup, const StepData& data, Backend& backend,
     auto [value, grads] = value_and_grad(loss)(params, x, labels);
     auto [new_params, new_state] = optimizer.update(params, grads, state, lr);
     return std::make_tuple(value, new_params, new_state);
-  }, {.compiler = jit_with == Jit::evaluator ? evaluator() : vulkan_compiler({.replay = jit_with == Jit::fusion_compiler ? Replay::automatic : Replay::never})});
+  }, {.compiler = jit_with == Jit::evaluator ? evaluator() : vulkan::compiler({.replay = jit_with == Jit::fusion_compiler ? vulkan::Replay::automatic : vulkan::Replay::never})});
 }
 
 double Trainer::step() {

@@ -1,7 +1,7 @@
 // A model's training step as every suite runs it: value_and_grad of the softmax cross-entropy, an SGD update
 // (nn::sgd, no momentum) and the loss read back to the host, all jitted, on synthetic data that depends only on
 // the seed (so no data set is needed on the GPU machine). Jitted with the evaluator (every op runs as an eager
-// kernel, recorded op by op) or with the Vulkan fusion compiler (nxv::vulkan_compiler(), as nxv-train does).
+// kernel, recorded op by op) or with the Vulkan fusion compiler (nxv::vulkan::compiler(), as nxv-train does).
 #pragma once
 #include <cstdint>
 #include <functional>

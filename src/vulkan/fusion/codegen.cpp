@@ -11,7 +11,7 @@
 #include "nxv/error.hpp"
 #include "vulkan/kernels/layout.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 // The compute type of shared/elementwise.def and the buffer element type (src/vulkan/kernels/kernels.cmake's nxv_type_defines).
@@ -486,4 +486,4 @@ std::string generate_glsl(const Graph& graph, const Kernel& kernel) {
   return Generator(graph, kernel).run();
 }
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

@@ -12,7 +12,7 @@
 
 #include "vulkan/fusion/plan.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 // The shader's GLSL; it includes "lib/common.glsl" and "lib/elementwise.glsl" (compiled with glsl_sources.hpp).
 // A contraction stage's kernel (a dot or conv with an epilogue) is src/vulkan/kernels/dot.comp or conv.comp, embedded, with
@@ -20,4 +20,4 @@ namespace nxv::compiler {
 // region runs on it.
 std::string generate_glsl(const Graph& graph, const Kernel& kernel);
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

@@ -8,7 +8,7 @@
 // the same shapes) copy their inputs into those buffers, execute the recording and copy the outputs into fresh
 // buffers: no recording and no allocation beyond the outputs. A graph whose stages cannot be replayed (one that
 // reads a value back on the host, a host fallback) spoils its capture and runs stage by stage on every call.
-// Replay is kept only where it pays (nxv::Replay::automatic, compiler.hpp). NXV_REPLAY=0 turns it off for A/B runs
+// Replay is kept only where it pays (nxv::vulkan::Replay::automatic, include/nxv/vulkan.hpp). NXV_REPLAY=0 turns it off for A/B runs
 // and NXV_REPLAY=always on for every graph; NXV_PROFILE and NXV_BATCH_MAX=0 turn it off (both need the batch).
 #include <cstdlib>
 #include <iostream>
@@ -21,7 +21,7 @@
 #include "vulkan/fusion/plan.hpp"
 #include "vulkan/fusion/shader_cache.hpp"
 #include "core/env.hpp"
-#include "nxv/compiler.hpp"
+#include "nxv/vulkan.hpp"
 #include "nxv/vulkan.hpp"
 #include "ops/apply.hpp"
 #include "trace/evaluate.hpp"
@@ -35,7 +35,7 @@
 #include "vulkan/runtime/profiler.hpp"
 #include "vulkan/runtime/runtime_shaders.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 // Lifts the batch cap for the duration of a call, so that its stages are recorded into one command buffer and
@@ -55,11 +55,11 @@ class OneBatch {
 };
 
 // The replay mode after NXV_REPLAY ("0": never, "always": always) and the settings replay cannot work under.
-Replay replay_mode(const VulkanCompilerOptions& options) {
-  if (vulkan::batch_max() == 0 || vulkan::profiling_requested()) return Replay::never;
+Replay replay_mode(const vulkan::CompilerOptions& options) {
+  if (vulkan::batch_max() == 0 || vulkan::profiling_requested()) return vulkan::Replay::never;
   const char* v = std::getenv("NXV_REPLAY");
-  if (v != nullptr && std::string_view(v) == "0") return Replay::never;
-  if (v != nullptr && std::string_view(v) == "always") return Replay::always;
+  if (v != nullptr && std::string_view(v) == "0") return vulkan::Replay::never;
+  if (v != nullptr && std::string_view(v) == "always") return vulkan::Replay::always;
   return options.replay;
 }
 
@@ -105,7 +105,7 @@ struct CompiledStage {
 
 class FusedExecutable final : public Executable {
  public:
-  FusedExecutable(const Graph& graph, const Signature& signature, const VulkanCompilerOptions& options)
+  FusedExecutable(const Graph& graph, const Signature& signature, const vulkan::CompilerOptions& options)
       : graph_(graph), options_(options) {
     const char* fusion = std::getenv("NXV_FUSION");
     const bool elementwise_only = fusion != nullptr && std::string_view(fusion) == "elementwise";
@@ -166,7 +166,7 @@ class FusedExecutable final : public Executable {
     OneBatch batch;
     if (recording_) return replay(inputs);
     const Replay mode = replay_mode(options_);
-    const bool capture = !capture_tried_ && mode != Replay::never;
+    const bool capture = !capture_tried_ && mode != vulkan::Replay::never;
     capture_tried_ = true;
     std::vector<Tensor> values(graph_.nodes.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -207,7 +207,7 @@ class FusedExecutable final : public Executable {
     }
     const vulkan::RecordingStats r = vulkan::stats(*recording);
     const std::size_t copied = inputs.size() + outputs.size();
-    if (mode == Replay::automatic && 2 * static_cast<std::size_t>(r.dispatches) < 3 * copied) {
+    if (mode == vulkan::Replay::automatic && 2 * static_cast<std::size_t>(r.dispatches) < 3 * copied) {
       parameter_buffers_.clear();  // the copies would cost what replay saves: run stage by stage from now on
       if (nxv::detail::env_flag("NXV_DEBUG"))
         std::cerr << "nxv fusion compiler: not replayed: " << r.dispatches << " dispatches for " << copied
@@ -362,7 +362,7 @@ class FusedExecutable final : public Executable {
   }
 
   Graph graph_;
-  VulkanCompilerOptions options_;
+  vulkan::CompilerOptions options_;
   Plan plan_;
   std::vector<CompiledStage> compiled_;
   bool constants_placed_ = false;
@@ -374,7 +374,7 @@ class FusedExecutable final : public Executable {
 
 class VulkanCompiler final : public Compiler {
  public:
-  explicit VulkanCompiler(const VulkanCompilerOptions& options) : options_(options) {}
+  explicit VulkanCompiler(const vulkan::CompilerOptions& options) : options_(options) {}
 
   std::unique_ptr<Executable> compile(const Graph& graph, const Signature& signature) override {
     if (!vulkan::available() || !vulkan::kernels::device_ready()) return evaluator()->compile(graph, signature);
@@ -386,20 +386,20 @@ class VulkanCompiler final : public Compiler {
   }
 
  private:
-  VulkanCompilerOptions options_;
+  vulkan::CompilerOptions options_;
 };
 
 }  // namespace
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion
 
-namespace nxv {
+namespace nxv::vulkan {
 
-std::shared_ptr<Compiler> vulkan_compiler(VulkanCompilerOptions options) {
+std::shared_ptr<Compiler> compiler(CompilerOptions options) {
   static const std::shared_ptr<Compiler> compilers[] = {
-      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = Replay::automatic}),
-      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = Replay::always}),
-      std::make_shared<compiler::VulkanCompiler>(VulkanCompilerOptions{.replay = Replay::never})};
+      std::make_shared<fusion::VulkanCompiler>(CompilerOptions{.replay = Replay::automatic}),
+      std::make_shared<fusion::VulkanCompiler>(CompilerOptions{.replay = Replay::always}),
+      std::make_shared<fusion::VulkanCompiler>(CompilerOptions{.replay = Replay::never})};
   return compilers[static_cast<int>(options.replay)];
 }
 
-}  // namespace nxv
+}  // namespace nxv::vulkan

@@ -8,7 +8,7 @@
 #include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/dot.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 // Whether an eager stage is a dot (conv) that a generated copy of the tiled dot (unsplit conv) kernel can compute
@@ -188,4 +188,4 @@ std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
   return merged_into;
 }
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

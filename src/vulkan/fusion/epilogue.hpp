@@ -9,7 +9,7 @@
 
 #include "vulkan/fusion/plan.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 // Merges region stages into the reduction (or eager reduce) stages they qualify for, given each stage's
 // dependencies (`deps[s]`: the stages s reads from). A merged region's stage is left in place and marked by the
@@ -30,4 +30,4 @@ bool depends_indirectly(const std::vector<std::vector<int>>& deps, int stage, in
 std::vector<int> merge_epilogues(const Graph& graph, std::vector<Stage>& stages,
                                  const std::vector<std::vector<int>>& deps, std::uint32_t max_bindings);
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

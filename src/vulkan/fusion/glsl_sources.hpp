@@ -4,9 +4,9 @@
 #include <optional>
 #include <string_view>
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 // The text of the embedded file at `path` (relative to the repository root, e.g. "src/vulkan/kernels/lib/common.glsl").
 std::optional<std::string_view> glsl_source(std::string_view path);
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

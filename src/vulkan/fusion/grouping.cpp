@@ -8,7 +8,7 @@
 #include "vulkan/fusion/index_map.hpp"
 #include "vulkan/fusion/plan.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 const Shape& shape_of(const Graph& g, NodeId id) { return g.nodes[id].type.shape; }
@@ -167,4 +167,4 @@ Regions group_regions(const Graph& graph, const std::vector<bool>& live) {
   return r;
 }
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

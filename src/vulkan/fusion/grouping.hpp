@@ -4,7 +4,7 @@
 
 #include "trace/graph.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 struct Regions {
   std::vector<std::vector<NodeId>> members;  // per region, its nodes in topological order
@@ -14,4 +14,4 @@ struct Regions {
 // Grows regions in topological order over the `live` nodes; the stage graph they induce is acyclic.
 Regions group_regions(const Graph& graph, const std::vector<bool>& live);
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

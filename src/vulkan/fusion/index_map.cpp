@@ -3,7 +3,7 @@
 
 #include "vulkan/fusion/plan.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 const Shape& shape_of(const Graph& g, NodeId id) { return g.nodes[id].type.shape; }
@@ -114,4 +114,4 @@ bool inlined(const Graph& g, const Node& n, const IndexMap& m, const Shape& doma
   return m.coords && n.type.shape != domain && fusible(g, n);
 }
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

@@ -7,7 +7,7 @@
 
 #include "trace/graph.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 // Where a node's element lies for a domain coordinate: its element offset sum(coordinate[d] * strides[d]), and,
 // when each of the node's axes follows one domain axis (or none), that correspondence (`axis`), which the
@@ -31,4 +31,4 @@ std::pair<NodeId, IndexMap> resolve(const Graph& g, NodeId x, IndexMap m, const 
 // through memory; recomputing costs arithmetic only, the cheap resource).
 bool inlined(const Graph& g, const Node& n, const IndexMap& m, const Shape& domain);
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

@@ -6,7 +6,7 @@
 #include "vulkan/fusion/epilogue.hpp"
 #include "vulkan/fusion/index_map.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 // The stage's reduction layout when it is a generated reduction of one chunk per output; outputs 0 otherwise.
@@ -72,4 +72,4 @@ void merge_nested_reductions(const Graph& g, std::vector<Stage>& stages, const s
   }
 }
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

@@ -11,7 +11,7 @@
 
 #include "vulkan/fusion/plan.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 // Inner reductions over at most this many elements per output, and at most this many outputs, qualify.
 inline constexpr std::int64_t kNestedInnerLength = 32;
@@ -23,4 +23,4 @@ void merge_nested_reductions(const Graph& graph, std::vector<Stage>& stages,
                              const std::vector<std::vector<int>>& deps, std::vector<int>& merged_into,
                              std::uint32_t max_bindings);
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 struct Row {
@@ -33,4 +33,4 @@ const ElementwiseEntry* find(const Row* begin, const Row* end, int fn) {
 const ElementwiseEntry* unary_entry(int fn) { return find(std::begin(k_unary), std::end(k_unary), fn); }
 const ElementwiseEntry* binary_entry(int fn) { return find(std::begin(k_binary), std::end(k_binary), fn); }
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

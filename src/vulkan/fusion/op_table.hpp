@@ -3,7 +3,7 @@
 #pragma once
 #include "ops/elementwise_class.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 using OpClass = ElementwiseClass;  // the op's class, as the front end and the eager kernels read it
 
@@ -17,4 +17,4 @@ struct ElementwiseEntry {
 const ElementwiseEntry* unary_entry(int fn);
 const ElementwiseEntry* binary_entry(int fn);
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

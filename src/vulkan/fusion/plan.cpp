@@ -15,7 +15,7 @@
 #include "nxv/error.hpp"
 #include "vulkan/kernels/kernels.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 std::vector<NodeId> eager_inputs(const Node& n) {
   if (n.kind == NodeKind::stop_gradient) return {n.inputs[0]};
@@ -500,4 +500,4 @@ std::string to_string(const Plan& plan, const Graph& graph) {
   return s.str();
 }
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

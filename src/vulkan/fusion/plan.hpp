@@ -41,7 +41,7 @@
 
 #include "trace/graph.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 // A region input: node `node`'s buffer read at element offset sum(coordinate[d] * strides[d]) over the domain
 // axes d (strides 0 along axes it is broadcast over).
@@ -136,4 +136,4 @@ std::vector<NodeId> eager_inputs(const Node& n);
 // "stage 3: fused [32, 128] ops=4 (add, max, ...) reads=3 writes=1" lines, for NXV_DEBUG.
 std::string to_string(const Plan& plan, const Graph& graph);
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

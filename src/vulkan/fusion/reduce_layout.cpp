@@ -4,7 +4,7 @@
 
 #include "vulkan/fusion/plan.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 bool fits_u32(std::int64_t n) { return n >= 0 && n <= 0xffffffffLL; }
@@ -45,4 +45,4 @@ ReduceLayout reduce_layout(const Shape& shape, const Axes& axes, std::int64_t ou
   return l;
 }
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

@@ -11,7 +11,7 @@
 #include "nxv/error.hpp"
 #include "vulkan/runtime/disk_cache.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 constexpr std::uint32_t kSpirvMagic = 0x07230203;
@@ -155,4 +155,4 @@ ShaderCache& shader_cache() {
   return cache;
 }
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 
 using Spirv = std::vector<std::uint32_t>;
 
@@ -51,4 +51,4 @@ class ShaderCache {
 // The process-wide cache, over vulkan::cache_directory() as it is at first use.
 ShaderCache& shader_cache();
 
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion

@@ -159,18 +159,18 @@ TEST(FusionPlan, DotsTakeTheirEpilogues) {
   const std::vector<Tensor> xs{zeros({8, 6}), zeros({6, 5}), zeros({5})};
   const TracedFunction f =
       trace([](const std::vector<Tensor>& in) { return std::vector<Tensor>{dense(in[0], in[1], in[2])}; }, xs);
-  const compiler::Plan fused = compiler::plan_stages(*f.graph, true, 16);
-  const std::string printed = compiler::to_string(fused, *f.graph);
+  const vulkan::fusion::Plan fused = vulkan::fusion::plan_stages(*f.graph, true, 16);
+  const std::string printed = vulkan::fusion::to_string(fused, *f.graph);
   EXPECT_EQ(fused.contraction_stages(), 1) << printed;
   EXPECT_EQ(fused.fused_stages(), 0) << printed;
   EXPECT_EQ(fused.eager_stages(), 0) << printed;
   EXPECT_NE(printed.find("contraction %"), std::string::npos) << printed;
   vulkan::kernels::force_dot_kernel(vulkan::kernels::DotKernel::mid);
-  const compiler::Plan forced = compiler::plan_stages(*f.graph, true, 16);
+  const vulkan::fusion::Plan forced = vulkan::fusion::plan_stages(*f.graph, true, 16);
   vulkan::kernels::force_dot_kernel(std::nullopt);
-  EXPECT_EQ(forced.contraction_stages(), 0) << compiler::to_string(forced, *f.graph);
-  EXPECT_EQ(forced.fused_stages(), 1) << compiler::to_string(forced, *f.graph);
-  const compiler::Plan elementwise_only = compiler::plan_stages(*f.graph, true, 16, false);
+  EXPECT_EQ(forced.contraction_stages(), 0) << vulkan::fusion::to_string(forced, *f.graph);
+  EXPECT_EQ(forced.fused_stages(), 1) << vulkan::fusion::to_string(forced, *f.graph);
+  const vulkan::fusion::Plan elementwise_only = vulkan::fusion::plan_stages(*f.graph, true, 16, false);
   EXPECT_EQ(elementwise_only.contraction_stages(), 0);
 }
 
@@ -182,18 +182,18 @@ TEST(FusionPlan, ADotReadOnlyTransposedIsComputedTransposed) {
   auto gradient = [](const std::vector<Tensor>& in) { return dot(in[1], {0}, {}, in[0], {0}, {}); };  // [20, 12]
   auto update = [&](const std::vector<Tensor>& in) { return in[2] - 0.1 * transpose(gradient(in)); };
   const TracedFunction only = trace([&](const std::vector<Tensor>& in) { return std::vector<Tensor>{update(in)}; }, xs);
-  const compiler::Plan p = compiler::plan_stages(*only.graph, true, 16);
-  EXPECT_EQ(p.contraction_stages(), 1) << compiler::to_string(p, *only.graph);
-  EXPECT_NE(compiler::to_string(p, *only.graph).find("(computed transposed)"), std::string::npos)
-      << compiler::to_string(p, *only.graph);
+  const vulkan::fusion::Plan p = vulkan::fusion::plan_stages(*only.graph, true, 16);
+  EXPECT_EQ(p.contraction_stages(), 1) << vulkan::fusion::to_string(p, *only.graph);
+  EXPECT_NE(vulkan::fusion::to_string(p, *only.graph).find("(computed transposed)"), std::string::npos)
+      << vulkan::fusion::to_string(p, *only.graph);
   const TracedFunction returned = trace(
       [&](const std::vector<Tensor>& in) {
         const Tensor g = gradient(in);
         return std::vector<Tensor>{in[2] - 0.1 * transpose(g), g};
       },
       xs);
-  const compiler::Plan q = compiler::plan_stages(*returned.graph, true, 16);
-  EXPECT_EQ(q.contraction_stages(), 0) << compiler::to_string(q, *returned.graph);
+  const vulkan::fusion::Plan q = vulkan::fusion::plan_stages(*returned.graph, true, 16);
+  EXPECT_EQ(q.contraction_stages(), 0) << vulkan::fusion::to_string(q, *returned.graph);
 
   const MultiFn fn = [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{update(in)}; };
   expect_fused_exact("transposed", fn,

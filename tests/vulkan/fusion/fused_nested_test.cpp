@@ -74,8 +74,8 @@ TEST(FusionPlan, OnlyShortRowsIntoOneValueNest) {
           return std::vector<Tensor>{one_output ? sum(rows * 2.0) : sum(reshape(rows, {2, 3}) * 2.0, Axes{1})};
         },
         xs);
-    const compiler::Plan p = compiler::plan_stages(*f.graph, true, 16);
-    return std::make_pair(p.reduction_stages(), compiler::to_string(p, *f.graph));
+    const vulkan::fusion::Plan p = vulkan::fusion::plan_stages(*f.graph, true, 16);
+    return std::make_pair(p.reduction_stages(), vulkan::fusion::to_string(p, *f.graph));
   };
   const auto [nested_stages, nested_plan] = plan_of(32, true);
   EXPECT_EQ(nested_stages, 1) << nested_plan;

@@ -206,14 +206,14 @@ TEST(FusedReduce, RegionsOverTheResultAreItsEpilogue) {
 TEST(FusionPlan, ReductionsAbsorbTheirProducers) {
   const Tensor x = zeros({4, 8});
   const TracedFunction f = trace([](const Tensor& a) { return sum(exp(a) * 2.0, Axes{1}) + reduce_max(a); }, x);
-  const compiler::Plan plan = compiler::plan_stages(*f.graph, true, 16);
-  const std::string printed = compiler::to_string(plan, *f.graph);
+  const vulkan::fusion::Plan plan = vulkan::fusion::plan_stages(*f.graph, true, 16);
+  const std::string printed = vulkan::fusion::to_string(plan, *f.graph);
   EXPECT_EQ(plan.reduction_stages(), 1) << printed;
   EXPECT_EQ(plan.eager_stages(), 1) << printed;  // reduce_max(a)
   EXPECT_EQ(plan.fused_stages(), 0) << printed;  // the addition: the sum's epilogue
   EXPECT_NE(printed.find("; epilogue [4]"), std::string::npos) << printed;
   EXPECT_NE(printed.find("reduction %"), std::string::npos) << printed;
-  const compiler::Plan unfused = compiler::plan_stages(*f.graph, false, 16);
+  const vulkan::fusion::Plan unfused = vulkan::fusion::plan_stages(*f.graph, false, 16);
   EXPECT_EQ(unfused.reduction_stages(), 0);
 }
 
@@ -228,13 +228,13 @@ TEST(FusionPlan, ReductionOverTheBindingLimitStaysEager) {
         return std::vector<Tensor>{sum(acc), acc};
       },
       xs);
-  const compiler::Plan wide = compiler::plan_stages(*f.graph, true, 16);
-  EXPECT_EQ(wide.reduction_stages(), 1) << compiler::to_string(wide, *f.graph);
-  EXPECT_EQ(wide.fused_stages(), 0) << compiler::to_string(wide, *f.graph);
-  const compiler::Plan narrow = compiler::plan_stages(*f.graph, true, 7);
-  EXPECT_EQ(narrow.reduction_stages(), 0) << compiler::to_string(narrow, *f.graph);
-  EXPECT_EQ(narrow.fused_stages(), 1) << compiler::to_string(narrow, *f.graph);
-  EXPECT_EQ(narrow.eager_stages(), 1) << compiler::to_string(narrow, *f.graph);
+  const vulkan::fusion::Plan wide = vulkan::fusion::plan_stages(*f.graph, true, 16);
+  EXPECT_EQ(wide.reduction_stages(), 1) << vulkan::fusion::to_string(wide, *f.graph);
+  EXPECT_EQ(wide.fused_stages(), 0) << vulkan::fusion::to_string(wide, *f.graph);
+  const vulkan::fusion::Plan narrow = vulkan::fusion::plan_stages(*f.graph, true, 7);
+  EXPECT_EQ(narrow.reduction_stages(), 0) << vulkan::fusion::to_string(narrow, *f.graph);
+  EXPECT_EQ(narrow.fused_stages(), 1) << vulkan::fusion::to_string(narrow, *f.graph);
+  EXPECT_EQ(narrow.eager_stages(), 1) << vulkan::fusion::to_string(narrow, *f.graph);
 }
 
 }  // namespace

@@ -93,7 +93,7 @@ TEST(FusionGraphs, DebugPrintsTheStagePlan) {
   // The sum absorbs exp(a) * 2 and takes the + 1 as its epilogue; the transpose and the dot stay eager.
   auto f = jit(
       [](const Tensor& a) { return std::vector<Tensor>{sum(exp(a) * 2.0, Axes{1}) + 1.0, dot(a, transpose(a))}; },
-      {.compiler = vulkan_compiler()});
+      {.compiler = vulkan::compiler()});
   setenv("NXV_DEBUG", "1", 1);
   ::testing::internal::CaptureStderr();
   f(x);
@@ -116,13 +116,13 @@ TEST(FusionPlan, OneRegionPerElementwiseChainAndEagerRest) {
         return sum(h * h);                           // multiply fused with add+max, all computed by the sum
       },
       x, w);
-  const compiler::Plan plan = compiler::plan_stages(*f.graph, true, 16);
-  EXPECT_EQ(plan.fused_stages(), 0) << compiler::to_string(plan, *f.graph);
-  EXPECT_EQ(plan.reduction_stages(), 1) << compiler::to_string(plan, *f.graph);
-  EXPECT_EQ(plan.eager_stages(), 1) << compiler::to_string(plan, *f.graph);
-  const compiler::Plan unfused = compiler::plan_stages(*f.graph, false, 16);
+  const vulkan::fusion::Plan plan = vulkan::fusion::plan_stages(*f.graph, true, 16);
+  EXPECT_EQ(plan.fused_stages(), 0) << vulkan::fusion::to_string(plan, *f.graph);
+  EXPECT_EQ(plan.reduction_stages(), 1) << vulkan::fusion::to_string(plan, *f.graph);
+  EXPECT_EQ(plan.eager_stages(), 1) << vulkan::fusion::to_string(plan, *f.graph);
+  const vulkan::fusion::Plan unfused = vulkan::fusion::plan_stages(*f.graph, false, 16);
   EXPECT_EQ(unfused.fused_stages(), 0);
-  EXPECT_GE(unfused.eager_stages(), 5) << compiler::to_string(unfused, *f.graph);
+  EXPECT_GE(unfused.eager_stages(), 5) << vulkan::fusion::to_string(unfused, *f.graph);
 }
 
 TEST(FusionPlan, RegionsAreSplitAtTheBindingLimit) {
@@ -134,12 +134,12 @@ TEST(FusionPlan, RegionsAreSplitAtTheBindingLimit) {
         return acc;
       },
       xs);
-  const compiler::Plan wide = compiler::plan_stages(*f.graph, true, 16);
-  EXPECT_EQ(wide.fused_stages(), 1) << compiler::to_string(wide, *f.graph);
-  const compiler::Plan narrow = compiler::plan_stages(*f.graph, true, 4);
+  const vulkan::fusion::Plan wide = vulkan::fusion::plan_stages(*f.graph, true, 16);
+  EXPECT_EQ(wide.fused_stages(), 1) << vulkan::fusion::to_string(wide, *f.graph);
+  const vulkan::fusion::Plan narrow = vulkan::fusion::plan_stages(*f.graph, true, 4);
   EXPECT_GT(narrow.fused_stages(), 1);
-  for (const compiler::Stage& s : narrow.stages)
-    if (s.kind == compiler::Stage::Kind::fused) EXPECT_LE(s.kernel.bindings(), 4u) << compiler::to_string(narrow, *f.graph);
+  for (const vulkan::fusion::Stage& s : narrow.stages)
+    if (s.kind == vulkan::fusion::Stage::Kind::fused) EXPECT_LE(s.kernel.bindings(), 4u) << vulkan::fusion::to_string(narrow, *f.graph);
 }
 
 TEST(FusionGraphs, SplitRegionsStillMatch) {

@@ -77,7 +77,7 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   const Tensor labels = remainder(iota({kBatch}, 0, DType::s64, reference_backend()) * 7, 10).to(vk);
 
   auto eager = sgd_step(m.loss);
-  auto compiled = jit(sgd_step(m.loss), {.compiler = vulkan_compiler({.replay = Replay::always})});
+  auto compiled = jit(sgd_step(m.loss), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   std::pair<Tensor, Params> want, got, unfused_result, elementwise_result;
   StepCounts e, c, u, r;
   EXPECT_EQ(fallback::count_total([&] {
@@ -93,10 +93,10 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   const StepCounts v = measure(evaluated, params, images, labels, runs, &evaluated_result);
   expect_same(evaluated_result, want);
   setenv("NXV_FUSION", "0", 1);
-  auto unfused = jit(sgd_step(m.loss), {.compiler = vulkan_compiler({.replay = Replay::always})});
+  auto unfused = jit(sgd_step(m.loss), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   u = measure(unfused, params, images, labels, runs, &unfused_result);
   setenv("NXV_FUSION", "elementwise", 1);
-  auto elementwise_only = jit(sgd_step(m.loss), {.compiler = vulkan_compiler({.replay = Replay::always})});
+  auto elementwise_only = jit(sgd_step(m.loss), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   r = measure(elementwise_only, params, images, labels, runs, &elementwise_result);
   unsetenv("NXV_FUSION");
   expect_same(unfused_result, want);
@@ -136,7 +136,7 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   // step's allocations asked for (NXV_DEBUG's "recorded for replay" line).
   setenv("NXV_DEBUG", "1", 1);
   ::testing::internal::CaptureStderr();
-  auto debug_step = jit(sgd_step(m.loss), {.compiler = vulkan_compiler({.replay = Replay::always})});
+  auto debug_step = jit(sgd_step(m.loss), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   debug_step(params, images, labels).first.item();
   const std::string debug = ::testing::internal::GetCapturedStderr();
   unsetenv("NXV_DEBUG");

@@ -36,8 +36,8 @@ std::vector<Tensor> call_inputs(int call) {
 
 TEST(CompiledReplay, LaterCallsReplayAndReadTheirOwnInputs) {
   NXV_REQUIRE_VULKAN();
-  auto replayed = jit(MultiFn(mixed), {.compiler = vulkan_compiler({.replay = Replay::always})});
-  auto recorded = jit(MultiFn(mixed), {.compiler = vulkan_compiler({.replay = Replay::never})});
+  auto replayed = jit(MultiFn(mixed), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
+  auto recorded = jit(MultiFn(mixed), {.compiler = vulkan::compiler({.replay = vulkan::Replay::never})});
   for (int call = 0; call < 4; ++call) {
     const std::vector<Tensor> inputs = on_vulkan(call_inputs(call));
     const auto before = vulkan::counters();
@@ -49,7 +49,7 @@ TEST(CompiledReplay, LaterCallsReplayAndReadTheirOwnInputs) {
   }
   const auto before = vulkan::counters();
   recorded(on_vulkan(call_inputs(9)));
-  EXPECT_EQ(vulkan::counters().replays, before.replays) << "Replay::never records every call";
+  EXPECT_EQ(vulkan::counters().replays, before.replays) << "vulkan::Replay::never records every call";
 }
 
 TEST(CompiledReplay, AutomaticReplaysWhereTheRecordingOutweighsTheCopies) {
@@ -81,7 +81,7 @@ TEST(CompiledReplay, AutomaticReplaysWhereTheRecordingOutweighsTheCopies) {
 
 TEST(CompiledReplay, OutputsOfEarlierCallsAreNotOverwritten) {
   NXV_REQUIRE_VULKAN();
-  auto f = jit(MultiFn(mixed), {.compiler = vulkan_compiler({.replay = Replay::always})});
+  auto f = jit(MultiFn(mixed), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   std::vector<std::vector<Tensor>> kept;
   for (int call = 0; call < 3; ++call) kept.push_back(f(on_vulkan(call_inputs(call))));
   for (int call = 0; call < 3; ++call)
@@ -94,7 +94,7 @@ TEST(CompiledReplay, OutputsThatAreInputsOrConstantsAreCopies) {
   const MultiFn f = [&](const std::vector<Tensor>& in) {
     return std::vector<Tensor>{in[0], constant, in[0] + 1.0, in[0], in[1]};
   };
-  auto jitted = jit(f, {.compiler = vulkan_compiler({.replay = Replay::always})});
+  auto jitted = jit(f, {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   for (int call = 0; call < 3; ++call) {
     const std::vector<Tensor> inputs = on_vulkan({test_data(DType::f32, {5}, 40 + call),
                                                   test_data(DType::u8, {0, 3}, 50 + call)});
@@ -113,7 +113,7 @@ TEST(CompiledReplay, AGraphThatReadsBackIsRunStageByStage) {
   };
   // The argmax stage downloads its input and uploads its result: no recording can hold that.
   fallback::force_for_testing(OpCode::arg_reduce);
-  auto f = jit(with_argmax, {.compiler = vulkan_compiler({.replay = Replay::always})});
+  auto f = jit(with_argmax, {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   const auto before = vulkan::counters();
   for (int call = 0; call < 3; ++call) {
     const std::vector<Tensor> inputs = on_vulkan(call_inputs(call));

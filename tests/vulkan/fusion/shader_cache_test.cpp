@@ -11,7 +11,7 @@
 #include "vulkan/fusion/shader_cache.hpp"
 #include "nxv/error.hpp"
 
-namespace nxv::compiler {
+namespace nxv::vulkan::fusion {
 namespace {
 
 namespace fs = std::filesystem;
@@ -140,4 +140,4 @@ TEST(ShaderCache, CompileErrorsNameTheShaderAndShowTheSource) {
 }
 
 }  // namespace
-}  // namespace nxv::compiler
+}  // namespace nxv::vulkan::fusion
