@@ -15,6 +15,7 @@
 
 #include "bench/report.hpp"
 #include "bench/suites/suites.hpp"
+#include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "nxv/vulkan.hpp"
 
@@ -228,8 +229,7 @@ int run(const Command& c, int argc, char** argv) {
   const nxv::vulkan::DeviceDescription& d = devices.at(static_cast<std::size_t>(picked));
   RunInfo info;
   info.date = utc_now();
-  const char* commit = std::getenv("NXV_GIT_COMMIT");
-  info.commit = commit && *commit ? commit : NXV_GIT_COMMIT;
+  info.commit = nxv::settings::is_set(nxv::settings::Id::GIT_COMMIT) ? nxv::settings::value(nxv::settings::Id::GIT_COMMIT) : NXV_GIT_COMMIT;
   for (int i = 0; i < argc; ++i) info.command += (i ? " " : "") + shell_quote(i == 0 ? "nxv-bench" : argv[i]);
   info.device = d.name;
   info.driver = d.driver_name + (d.driver_info.empty() ? "" : " " + d.driver_info);
@@ -266,6 +266,7 @@ int run(const Command& c, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   try {
+    nxv::settings::check_all();
     const Command c = parse(argc, argv);
     if (c.help) {
       std::fputs(kHelp, stdout);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/settings.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/ops.hpp"
 #include "nxv/vulkan.hpp"
@@ -145,6 +146,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    nxv::settings::check_all();
     return run_demo();
   } catch (const nxv::Error& e) {
     std::fprintf(stderr, "nxv-demo: %s\n", e.what());

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "nxv/vulkan.hpp"
 
@@ -13,10 +14,11 @@ namespace {
 using nxv::vulkan::DeviceDescription;
 
 const char* kUsage =
-    "usage: nxv-info [--help] [--json]\n"
+    "usage: nxv-info [--help] [--json | --settings]\n"
     "Lists the Vulkan devices nx_vulkan can see, their features and limits, whether each is usable, and the one\n"
     "the library picks (NXV_DEVICE=<index or name substring> overrides the choice).\n"
-    "  --json   print the same as one JSON object\n";
+    "  --json       print the same as one JSON object\n"
+    "  --settings   print every NXV_* environment variable (name, values, default, effect) as a Markdown table\n";
 
 std::string api_version(std::uint32_t v) {
   return std::to_string(v >> 22 & 0x7f) + "." + std::to_string(v >> 12 & 0x3ff) + "." + std::to_string(v & 0xfff);
@@ -140,11 +142,21 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return 0;
     }
+    if (std::strcmp(argv[i], "--settings") == 0) {
+      std::cout << nxv::settings::markdown_table();
+      return 0;
+    }
     if (std::strcmp(argv[i], "--json") != 0) {
       std::cerr << "nxv-info: unknown argument '" << argv[i] << "'\n" << kUsage;
       return 2;
     }
     json = true;
+  }
+  try {
+    nxv::settings::check_all();
+  } catch (const nxv::Error& e) {
+    std::cerr << "nxv-info: " << e.what() << "\n";
+    return 2;
   }
   const auto devices = nxv::vulkan::list_devices();
   if (devices.empty()) {

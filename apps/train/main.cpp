@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "train/options.hpp"
 #include "train/trainer.hpp"
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   using namespace nxv::train;
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
+    nxv::settings::check_all();
     const TrainOptions options = parse_args(args);
     if (options.help) {
       std::fputs(kUsage, stdout);

@@ -4,13 +4,13 @@
 #include <functional>
 #include <tuple>
 
+#include "common/progress.hpp"
+#include "core/settings.hpp"
 #include "data/batches.hpp"
 #include "data/idx.hpp"
-#include "common/progress.hpp"
 #include "nxv/vulkan.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/nn.hpp"
-#include "nxv/vulkan.hpp"
 #include "train/models.hpp"
 
 namespace nxv::train {
@@ -146,9 +146,11 @@ StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimiz
   }, {.compiler = vulkan::compiler()});
 }
 
+// Vulkan when asked for (--device vulkan, or a device named by NXV_DEVICE: a name that matches nothing is an
+// error, never a silent run on the CPU) or when a device is usable; else the reference backend.
 Backend& pick_backend(const std::string& device, std::FILE* log) {
   if (device == "reference") return reference_backend();
-  if (device == "vulkan" || vulkan::available()) {
+  if (device == "vulkan" || settings::is_set(settings::Id::DEVICE) || vulkan::available()) {
     Backend& b = vulkan::backend();
     std::fprintf(log, "device: vulkan, %s\n", vulkan::list_devices()[vulkan::pick_device()].name.c_str());
     return b;

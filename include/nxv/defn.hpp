@@ -149,39 +149,18 @@ T unflatten(const Structure& s, std::span<const Tensor> leaves) {
 }
 
 // ---- compilers ----------------------------------------------------------------------------------------------
-struct Graph;  // src/trace/graph.hpp
-
-// What a graph was traced for: the input structure and, per flattened input, its type, weak flag and backend.
-struct Signature {
-  Structure structure;
-  std::vector<TensorType> types;
-  std::vector<bool> weak;
-  std::vector<Backend*> backends;
-  friend bool operator==(const Signature&, const Signature&) = default;
-};
-std::string to_string(const Signature& s);  // "(f32[2, 3], {b: f32[3]}) on vulkan"
-
-class Executable {
- public:
-  virtual ~Executable() = default;
-  // The flattened outputs for the flattened `inputs` (which match the signature it was compiled for).
-  virtual std::vector<Tensor> run(std::span<const Tensor> inputs) = 0;
-};
-
-// The extension point of jit: turns a whole traced graph into something runnable (the fusion compiler plugs in here).
-class Compiler {
- public:
-  virtual ~Compiler() = default;
-  virtual std::unique_ptr<Executable> compile(const Graph& graph, const Signature& signature) = 0;
-};
+// What jit hands a traced graph to. The interface is private (src/trace/compiler.hpp): the library's compilers are
+// chosen here, by name.
+class Compiler;
+struct Graph;  // src/trace/graph.hpp: what a trace records
 
 // Runs the graph op by op through the inputs' backend (on Vulkan, into its batched command stream).
 std::shared_ptr<Compiler> evaluator();
 
 // ---- tracing and jit -----------------------------------------------------------------------------------------
 struct JitOptions {
-  // null: the Vulkan fusion compiler (nxv::vulkan::compiler(), include/nxv/vulkan.hpp), which runs signatures on
-  // the Vulkan backend and hands every other one to the evaluator; nxv::evaluator() for op by op everywhere.
+  // null: the compiler the inputs' backend registered (include/nxv/backend.hpp): on Vulkan the fusion compiler
+  // (nxv::vulkan::compiler()), elsewhere the evaluator. nxv::evaluator() runs op by op everywhere.
   std::shared_ptr<Compiler> compiler;
 };
 

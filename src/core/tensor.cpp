@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "nxv/backend.hpp"
-#include "nxv/vulkan.hpp"
 
 namespace nxv {
 
@@ -120,20 +119,5 @@ std::string Tensor::to_string() const {
 }
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.to_string(); }
-
-namespace {
-Backend* g_default_backend = nullptr;
-}
-
-Backend& default_backend() {
-  if (g_default_backend) return *g_default_backend;
-  const char* env = std::getenv("NXV_BACKEND");
-  if (env && std::string_view(env) == "vulkan") return *(g_default_backend = &vulkan::backend());
-  NXV_CHECK(!env || std::string_view(env) == "reference" || std::string_view(env).empty(), "NXV_BACKEND",
-            "unknown backend '", env, "' (expected reference or vulkan)");
-  return reference_backend();
-}
-
-void set_default_backend(Backend& backend) { g_default_backend = &backend; }
 
 }  // namespace nxv

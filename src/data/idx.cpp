@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "core/settings.hpp"
 #include "nxv/error.hpp"
 
 namespace nxv::data {
@@ -117,9 +118,7 @@ std::filesystem::path find_file(const std::filesystem::path& dir, const std::str
 std::string_view name(Split split) { return split == Split::train ? "train" : "test"; }
 
 std::filesystem::path default_data_dir() {
-  const char* env = std::getenv("NXV_DATA_DIR");
-  if (env && *env) return env;
-  return "/usr/share/datasets/fashion-mnist";
+  return settings::value(settings::Id::DATA_DIR);
 }
 
 Dataset load_idx(const std::filesystem::path& dir, Split split) {

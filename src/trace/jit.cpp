@@ -4,9 +4,10 @@
 #include <sstream>
 #include <string_view>
 
-#include "core/env.hpp"
-#include "nxv/vulkan.hpp"
+#include "core/registry.hpp"
+#include "core/settings.hpp"
 #include "nxv/defn.hpp"
+#include "trace/compiler.hpp"
 #include "trace/evaluate.hpp"
 #include "trace/tracer.hpp"
 
@@ -34,7 +35,7 @@ void write_structure(std::ostream& s, const Structure& st, std::span<const Tenso
   }
 }
 
-bool debug_printing() { return nxv::detail::env_flag("NXV_DEBUG"); }
+bool debug_printing() { return settings::flag(settings::Id::DEBUG); }
 
 // The evaluator's executable: the graph, with its captured constants moved once to the backend it runs on.
 class EvaluatorExecutable final : public Executable {
@@ -136,11 +137,7 @@ struct JitCache::Entry {
   std::unique_ptr<Executable> executable;
 };
 
-JitCache::JitCache(JitOptions options) : options_(std::move(options)) {
-  // The fusion compiler by default: on the H200 it was never slower than op by op on any benchmark step
-  // (bench/RESULTS.md, `nxv-bench --suite peers`), and it uses the evaluator for non-Vulkan signatures.
-  if (!options_.compiler) options_.compiler = vulkan::compiler();
-}
+JitCache::JitCache(JitOptions options) : options_(std::move(options)) {}
 JitCache::~JitCache() = default;
 
 int JitCache::trace_count() const { return static_cast<int>(entries_.size()); }
@@ -159,7 +156,12 @@ std::vector<Tensor> JitCache::call(std::span<const Tensor> inputs, const Structu
     TracedGraph traced = trace_flat(inputs, fn);
     if (debug_printing())
       std::cerr << "nxv jit: compiling " << to_string(sig) << "\n" << to_string(*traced.graph);
-    auto executable = options_.compiler->compile(*traced.graph, sig);
+    // Without a compiler named in the options, the one the inputs' backend registered (on Vulkan the fusion
+    // compiler, which on the H200 was never slower than op by op on any benchmark step: bench/RESULTS.md).
+    std::shared_ptr<Compiler> compiler = options_.compiler;
+    if (!compiler) compiler = detail::registered_compiler(sig.backends.empty() ? default_backend() : *sig.backends[0]);
+    if (!compiler) compiler = evaluator();
+    auto executable = compiler->compile(*traced.graph, sig);
     entries_.push_back(std::make_unique<Entry>(
         Entry{std::move(sig), std::move(traced.graph), std::move(traced.outputs), std::move(executable)}));
     entry = entries_.back().get();

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "support/temp_dir.hpp"
+#include "support/env.hpp"
 
 namespace nxv::data {
 namespace {
@@ -153,13 +154,12 @@ TEST(Idx, ImplausibleDimensionsAreReported) {
 }
 
 TEST(Idx, DefaultDataDirHonoursTheEnvironment) {
-  const char* saved = std::getenv("NXV_DATA_DIR");
-  const std::string restore = saved ? saved : "";
-  setenv("NXV_DATA_DIR", "/some/where", 1);
-  EXPECT_EQ(default_data_dir(), std::filesystem::path("/some/where"));
-  unsetenv("NXV_DATA_DIR");
+  {
+    const nxv::test::EnvGuard set("NXV_DATA_DIR", "/some/where");
+    EXPECT_EQ(default_data_dir(), std::filesystem::path("/some/where"));
+  }
+  const nxv::test::EnvGuard unset("NXV_DATA_DIR", std::nullopt);
   EXPECT_EQ(default_data_dir(), std::filesystem::path("/usr/share/datasets/fashion-mnist"));
-  if (saved) setenv("NXV_DATA_DIR", restore.c_str(), 1);
 }
 
 // Debian's dataset-fashion-mnist package (installed by scripts/setup).

@@ -12,7 +12,6 @@
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/ops.hpp"
-#include "nxv/vulkan.hpp"
 #include "support/parity.hpp"
 
 namespace nxv::testing {

@@ -7,7 +7,9 @@
 #include "nxv/defn.hpp"
 #include "nxv/ops.hpp"
 #include "nxv/vulkan.hpp"
+#include "trace/compiler.hpp"
 #include "trace/graph.hpp"
+#include "support/env.hpp"
 
 namespace nxv {
 namespace {
@@ -144,11 +146,13 @@ TEST(Jit, RunsThroughTheGivenCompiler) {
 }
 
 TEST(Jit, DebugPrintsTheCompiledGraph) {
-  setenv("NXV_DEBUG", "1", 1);
-  ::testing::internal::CaptureStderr();
-  jit([](const Tensor& x) { return exp(x); })(rand({2}, 1));
-  const std::string err = ::testing::internal::GetCapturedStderr();
-  unsetenv("NXV_DEBUG");
+  std::string err;
+  {
+    const nxv::test::EnvGuard debug("NXV_DEBUG", "1");
+    ::testing::internal::CaptureStderr();
+    jit([](const Tensor& x) { return exp(x); })(rand({2}, 1));
+    err = ::testing::internal::GetCapturedStderr();
+  }
   EXPECT_NE(err.find("nxv jit: compiling (f32[2]) on reference"), std::string::npos) << err;
   EXPECT_NE(err.find("%1 = unary(exp) %0 : f32[2]"), std::string::npos) << err;
 }

@@ -20,10 +20,10 @@
 #include "vulkan/fusion/epilogue.hpp"
 #include "vulkan/fusion/plan.hpp"
 #include "vulkan/fusion/shader_cache.hpp"
-#include "core/env.hpp"
-#include "nxv/vulkan.hpp"
+#include "core/settings.hpp"
 #include "nxv/vulkan.hpp"
 #include "ops/apply.hpp"
+#include "trace/compiler.hpp"
 #include "trace/evaluate.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/runtime/diagnostics.hpp"
@@ -57,9 +57,9 @@ class OneBatch {
 // The replay mode after NXV_REPLAY ("0": never, "always": always) and the settings replay cannot work under.
 Replay replay_mode(const vulkan::CompilerOptions& options) {
   if (vulkan::batch_max() == 0 || vulkan::profiling_requested()) return vulkan::Replay::never;
-  const char* v = std::getenv("NXV_REPLAY");
-  if (v != nullptr && std::string_view(v) == "0") return vulkan::Replay::never;
-  if (v != nullptr && std::string_view(v) == "always") return vulkan::Replay::always;
+  const std::string forced = settings::value(settings::Id::REPLAY);
+  if (forced == "0") return vulkan::Replay::never;
+  if (forced == "always") return vulkan::Replay::always;
   return options.replay;
 }
 
@@ -107,9 +107,8 @@ class FusedExecutable final : public Executable {
  public:
   FusedExecutable(const Graph& graph, const Signature& signature, const vulkan::CompilerOptions& options)
       : graph_(graph), options_(options) {
-    const char* fusion = std::getenv("NXV_FUSION");
-    const bool elementwise_only = fusion != nullptr && std::string_view(fusion) == "elementwise";
-    plan_ = plan_stages(graph_, nxv::detail::env_flag("NXV_FUSION", true), vulkan::kMaxBindings, !elementwise_only);
+    const std::string fusion = settings::value(settings::Id::FUSION);
+    plan_ = plan_stages(graph_, fusion != "0", vulkan::kMaxBindings, fusion != "elementwise");
     compiled_.resize(plan_.stages.size());
     std::vector<int> last_use(graph_.nodes.size(), -1);
     for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
@@ -150,7 +149,7 @@ class FusedExecutable final : public Executable {
     for (std::size_t x = 0; x < last_use.size(); ++x)
       if (last_use[x] >= 0 && last_use[x] < static_cast<int>(compiled_.size()))
         compiled_[last_use[x]].release.push_back(static_cast<NodeId>(x));
-    if (nxv::detail::env_flag("NXV_DEBUG"))
+    if (settings::flag(settings::Id::DEBUG))
       std::cerr << "nxv fusion compiler: stage plan of " << to_string(signature) << "\n" << to_string(plan_, graph_);
   }
 
@@ -200,7 +199,7 @@ class FusedExecutable final : public Executable {
     vulkan::RecordingPtr recording = scope.end();
     if (recording == nullptr) {  // spoiled: these values are plain tensors, and later calls run stage by stage
       parameter_buffers_.clear();
-      if (nxv::detail::env_flag("NXV_DEBUG"))
+      if (settings::flag(settings::Id::DEBUG))
         std::cerr << "nxv fusion compiler: the graph cannot be replayed (it waits for the device); running it "
                      "stage by stage\n";
       return outputs;
@@ -209,14 +208,14 @@ class FusedExecutable final : public Executable {
     const std::size_t copied = inputs.size() + outputs.size();
     if (mode == vulkan::Replay::automatic && 2 * static_cast<std::size_t>(r.dispatches) < 3 * copied) {
       parameter_buffers_.clear();  // the copies would cost what replay saves: run stage by stage from now on
-      if (nxv::detail::env_flag("NXV_DEBUG"))
+      if (settings::flag(settings::Id::DEBUG))
         std::cerr << "nxv fusion compiler: not replayed: " << r.dispatches << " dispatches for " << copied
                   << " buffers to copy\n";
       return outputs;
     }
     recording_ = std::move(recording);
     for (const Tensor& t : outputs) output_buffers_.push_back(vulkan::buffer_of(t, "jit (vulkan compiler)"));
-    if (nxv::detail::env_flag("NXV_DEBUG"))
+    if (settings::flag(settings::Id::DEBUG))
       std::cerr << "nxv fusion compiler: recorded for replay: " << r.dispatches << " dispatches, " << r.barriers
                 << " barriers; " << r.buffers << " buffers of " << r.bytes << " bytes for " << r.allocations
                 << " allocations of " << r.requested_bytes << " bytes\n";

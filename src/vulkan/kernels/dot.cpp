@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/settings.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
@@ -83,10 +84,8 @@ Tile tile_of(DotKernel kernel, DType dtype) {
 
 std::optional<DotKernel> env_dot_kernel() {
   static const std::optional<DotKernel> kernel = []() -> std::optional<DotKernel> {
-    const char* v = std::getenv("NXV_DOT_KERNEL");
-    if (v == nullptr || *v == '\0' || std::string_view(v) == "auto") return std::nullopt;
-    if (auto k = parse_dot_kernel(v)) return k;
-    detail::fail("dot: NXV_DOT_KERNEL='", v, "' is not one of tiled, mid, big, auto");
+    const std::string v = settings::value(settings::Id::DOT_KERNEL);
+    return v == "auto" ? std::nullopt : parse_dot_kernel(v);
   }();
   return kernel;
 }

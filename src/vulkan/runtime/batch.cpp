@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "vulkan/runtime/counters.hpp"
 #include "vulkan/runtime/diagnostics.hpp"
@@ -16,8 +17,7 @@ namespace {
 
 std::atomic<int>& batch_cap() {
   static std::atomic<int> cap = [] {
-    const char* v = std::getenv("NXV_BATCH_MAX");
-    return v != nullptr && *v != '\0' ? std::max(0, std::atoi(v)) : 64;
+    return static_cast<int>(settings::count(settings::Id::BATCH_MAX));
   }();
   return cap;
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "vulkan/runtime/diagnostics.hpp"
 
@@ -42,10 +43,7 @@ const char* const kValidationLayer = "VK_LAYER_KHRONOS_validation";
 std::uint64_t validation_messages() { return g_validation_messages.load(std::memory_order_relaxed); }
 
 bool validation_requested() {
-  static const bool requested = [] {
-    const char* v = std::getenv("NXV_VALIDATION");
-    return v != nullptr && std::strcmp(v, "1") == 0;
-  }();
+  static const bool requested = settings::flag(settings::Id::VALIDATION);
   return requested;
 }
 

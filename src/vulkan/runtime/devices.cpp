@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "vulkan/runtime/context.hpp"
 
@@ -137,8 +138,7 @@ DeviceDescription describe_device(const vk::raii::PhysicalDevice& device, int in
 
 int pick_from(const std::vector<DeviceDescription>& devices, std::string* reason) {
   if (devices.empty()) detail::fail("vulkan: no Vulkan device found (is a Vulkan driver installed?)");
-  const char* named = std::getenv("NXV_DEVICE");
-  if (named != nullptr && *named != '\0') return pick_named(devices, named, reason);
+  if (settings::is_set(settings::Id::DEVICE)) return pick_named(devices, settings::value(settings::Id::DEVICE), reason);
   for (const char* type : {"discrete", "integrated", "virtual", "cpu"})
     for (const auto& d : devices)
       if (d.usable && d.type == type) {

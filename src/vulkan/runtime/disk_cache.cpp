@@ -1,6 +1,7 @@
 // Cache files: "NXVC" | kind (4 bytes) | format version u32 | key length u32 | payload length u64 |
 // payload FNV-1a u64 | key | payload. Every field is checked on reading; any mismatch means "not cached".
 #include "vulkan/runtime/disk_cache.hpp"
+#include "core/settings.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -10,7 +11,6 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "core/env.hpp"
 
 namespace nxv::vulkan {
 namespace {
@@ -28,7 +28,7 @@ struct Header {
 };
 static_assert(sizeof(Header) == 32);
 
-bool debug_enabled() { return nxv::detail::env_flag("NXV_DEBUG"); }
+bool debug_enabled() { return settings::flag(settings::Id::DEBUG); }
 
 std::nullopt_t reject(const std::filesystem::path& path, const char* why) {
   if (debug_enabled()) std::fprintf(stderr, "nxv: ignoring cache file %s: %s\n", path.c_str(), why);
@@ -38,8 +38,9 @@ std::nullopt_t reject(const std::filesystem::path& path, const char* why) {
 }  // namespace
 
 std::optional<std::filesystem::path> cache_directory() {
-  if (const char* dir = std::getenv("NXV_CACHE_DIR"); dir != nullptr && *dir != '\0') {
-    if (std::strcmp(dir, "off") == 0 || std::strcmp(dir, "none") == 0) return std::nullopt;
+  if (settings::is_set(settings::Id::CACHE_DIR)) {
+    const std::string dir = settings::value(settings::Id::CACHE_DIR);
+    if (dir == "off" || dir == "none") return std::nullopt;
     return std::filesystem::path(dir);
   }
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/')

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "nxv/fallback.hpp"
 
@@ -30,12 +31,8 @@ FallbackState& state() {
 }
 
 fallback::Mode mode_from_environment() {
-  const char* env = std::getenv("NXV_FALLBACK");
-  const std::string_view v = env ? env : "allow";
-  if (v == "allow" || v.empty()) return fallback::Mode::allow;
-  if (v == "warn") return fallback::Mode::warn;
-  if (v == "error") return fallback::Mode::error;
-  detail::fail("NXV_FALLBACK: expected allow, warn or error, got \"", v, "\"");
+  const std::string v = settings::value(settings::Id::FALLBACK);
+  return v == "warn" ? fallback::Mode::warn : v == "error" ? fallback::Mode::error : fallback::Mode::allow;
 }
 
 // "binary(pow)" for the ops whose describe() is only the function's name, else describe() itself.

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "core/env.hpp"
+#include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "vulkan/runtime/counters.hpp"
 #include "vulkan/runtime/disk_cache.hpp"
@@ -123,7 +123,7 @@ const vk::raii::ShaderModule& PipelineCache::module(const std::string& shader, s
                    " are registered in src/vulkan/kernels/CMakeLists.txt)");
     const auto& d = context_.description;
     // NXV_FLOAT_CONTROLS=0: the modules as compiled, for A/B measurements of what the modes cost.
-    static const bool float_controls = nxv::detail::env_flag("NXV_FLOAT_CONTROLS", /*unset=*/true);
+    static const bool float_controls = settings::flag(settings::Id::FLOAT_CONTROLS);
     const auto patched = float_controls ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
                                                                       d.signed_zero_inf_nan_f32,
                                                                       d.signed_zero_inf_nan_f64})

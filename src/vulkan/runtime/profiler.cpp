@@ -1,13 +1,13 @@
 // The per-shader totals behind nxv::vulkan::kernel_profile() (the timestamps are written in batch.cpp).
 #include "vulkan/runtime/profiler.hpp"
+#include "core/settings.hpp"
 
 #include <algorithm>
 
-#include "core/env.hpp"
 
 namespace nxv::vulkan {
 
-bool profiling_requested() { return nxv::detail::env_flag("NXV_PROFILE"); }
+bool profiling_requested() { return settings::flag(settings::Id::PROFILE); }
 
 void ProfileTotals::add(const std::string& shader, std::uint64_t nanoseconds) {
   std::lock_guard lock(mutex_);

@@ -6,6 +6,7 @@
 #include "support/fusion.hpp"
 #include "vulkan/fusion/plan.hpp"
 #include "nxv/ops.hpp"
+#include "support/env.hpp"
 
 namespace nxv::testing {
 namespace {
@@ -94,11 +95,13 @@ TEST(FusionGraphs, DebugPrintsTheStagePlan) {
   auto f = jit(
       [](const Tensor& a) { return std::vector<Tensor>{sum(exp(a) * 2.0, Axes{1}) + 1.0, dot(a, transpose(a))}; },
       {.compiler = vulkan::compiler()});
-  setenv("NXV_DEBUG", "1", 1);
-  ::testing::internal::CaptureStderr();
-  f(x);
-  const std::string printed = ::testing::internal::GetCapturedStderr();
-  unsetenv("NXV_DEBUG");
+  std::string printed;
+  {
+    const nxv::test::EnvGuard debug("NXV_DEBUG", "1");
+    ::testing::internal::CaptureStderr();
+    f(x);
+    printed = ::testing::internal::GetCapturedStderr();
+  }
   EXPECT_NE(printed.find("stage plan of (f32[4, 5]) on vulkan"), std::string::npos) << printed;
   EXPECT_NE(printed.find("reduction %"), std::string::npos) << printed;
   EXPECT_NE(printed.find(" : f32[4] over [4, 5], 2 ops"), std::string::npos) << printed;

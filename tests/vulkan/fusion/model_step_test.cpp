@@ -15,6 +15,7 @@
 #include "nxv/conv.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/ops.hpp"
+#include "support/env.hpp"
 
 namespace nxv::testing {
 namespace {
@@ -92,13 +93,16 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
   auto evaluated = jit(sgd_step(m.loss), {.compiler = evaluator()});
   const StepCounts v = measure(evaluated, params, images, labels, runs, &evaluated_result);
   expect_same(evaluated_result, want);
-  setenv("NXV_FUSION", "0", 1);
-  auto unfused = jit(sgd_step(m.loss), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
-  u = measure(unfused, params, images, labels, runs, &unfused_result);
-  setenv("NXV_FUSION", "elementwise", 1);
-  auto elementwise_only = jit(sgd_step(m.loss), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
-  r = measure(elementwise_only, params, images, labels, runs, &elementwise_result);
-  unsetenv("NXV_FUSION");
+  {
+    const nxv::test::EnvGuard unfused_env("NXV_FUSION", "0");
+    auto unfused = jit(sgd_step(m.loss), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
+    u = measure(unfused, params, images, labels, runs, &unfused_result);
+  }
+  {
+    const nxv::test::EnvGuard elementwise_env("NXV_FUSION", "elementwise");
+    auto elementwise_only = jit(sgd_step(m.loss), {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
+    r = measure(elementwise_only, params, images, labels, runs, &elementwise_result);
+  }
   expect_same(unfused_result, want);
   expect_same(elementwise_result, want);
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "support/env.hpp"
 #include "support/temp_dir.hpp"
 #include "vulkan/runtime/diagnostics.hpp"
 #include "vulkan/runtime/disk_cache.hpp"
@@ -21,29 +22,7 @@ using io_test::write_bytes;
 
 std::span<const std::byte> bytes_of(const std::string& s) { return std::as_bytes(std::span(s)); }
 
-// Sets an environment variable for one test and restores it afterwards.
-class EnvGuard {
- public:
-  EnvGuard(const char* name, const std::optional<std::string>& value) : name_(name) {
-    if (const char* old = std::getenv(name)) saved_ = old;
-    if (value)
-      setenv(name, value->c_str(), 1);
-    else
-      unsetenv(name);
-  }
-  ~EnvGuard() {
-    if (saved_)
-      setenv(name_, saved_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  EnvGuard(const EnvGuard&) = delete;
-  EnvGuard& operator=(const EnvGuard&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> saved_;
-};
+using nxv::test::EnvGuard;
 
 TEST(DiskCache, EntryRoundTrips) {
   TempDir dir;

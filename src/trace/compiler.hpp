@@ -1,0 +1,38 @@
+// The compiler interface behind jit (include/nxv/defn.hpp): a whole traced graph in, something runnable out. The
+// evaluator (trace/jit.cpp) and the Vulkan fusion compiler (src/vulkan/fusion/compiler.cpp) implement it. Private:
+// the graph it takes is the tracer's internal form.
+#pragma once
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "nxv/defn.hpp"
+#include "trace/graph.hpp"
+
+namespace nxv {
+// What a graph was traced for: the input structure and, per flattened input, its type, weak flag and backend.
+struct Signature {
+  Structure structure;
+  std::vector<TensorType> types;
+  std::vector<bool> weak;
+  std::vector<Backend*> backends;
+  friend bool operator==(const Signature&, const Signature&) = default;
+};
+std::string to_string(const Signature& s);  // "(f32[2, 3], {b: f32[3]}) on vulkan"
+
+class Executable {
+ public:
+  virtual ~Executable() = default;
+  // The flattened outputs for the flattened `inputs` (which match the signature it was compiled for).
+  virtual std::vector<Tensor> run(std::span<const Tensor> inputs) = 0;
+};
+
+// The extension point of jit: turns a whole traced graph into something runnable (the fusion compiler plugs in here).
+class Compiler {
+ public:
+  virtual ~Compiler() = default;
+  virtual std::unique_ptr<Executable> compile(const Graph& graph, const Signature& signature) = 0;
+};
+
+}  // namespace nxv
