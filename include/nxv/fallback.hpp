@@ -11,10 +11,6 @@
 #include <string>
 #include <utility>
 
-namespace nxv {
-enum class OpCode : std::uint8_t;  // src/ops/op.hpp
-}
-
 namespace nxv::fallback {
 
 using Counts = std::map<std::string, std::uint64_t>;
@@ -46,11 +42,5 @@ std::uint64_t count_total(F&& fn) {
 enum class Mode { allow, warn, error };
 Mode mode();  // NXV_FALLBACK when first asked, then whatever set_mode() said
 void set_mode(Mode m);
-
-// For tests of the choke point itself: calls of `code`, or whose event name starts with `name_prefix`, take the
-// fallback even where a native kernel exists, until clear_forced_for_testing().
-void force_for_testing(OpCode code);
-void force_for_testing(const std::string& name_prefix);
-void clear_forced_for_testing();
 
 }  // namespace nxv::fallback

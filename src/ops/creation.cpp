@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "ops/apply.hpp"
-#include "reference/philox.hpp"
+#include "shared/philox.hpp"
 
 namespace nxv {
 
@@ -89,7 +89,7 @@ Key key(std::uint64_t seed) { return {static_cast<std::uint32_t>(seed), static_c
 // The counter (0, 0, ~0, ~0) is never used for data (element counters have zero high words), so the derived
 // keys are independent of every stream drawn from `k`.
 std::array<Key, 2> split(Key k) {
-  const auto w = reference::philox4x32_10({0u, 0u, 0xFFFFFFFFu, 0xFFFFFFFFu}, {k.k0, k.k1});
+  const auto w = philox::philox4x32_10({0u, 0u, 0xFFFFFFFFu, 0xFFFFFFFFu}, {k.k0, k.k1});
   return {Key{w[0], w[1]}, Key{w[2], w[3]}};
 }
 

@@ -10,7 +10,7 @@
 #include "reference/dtype_dispatch.hpp"
 #include "reference/indexing.hpp"
 #include "reference/kernels.hpp"
-#include "reference/philox.hpp"
+#include "shared/philox.hpp"
 
 namespace nxv::reference {
 
@@ -41,7 +41,7 @@ namespace {
 
 std::array<std::uint32_t, 4> philox_for_element(const Key& key, std::int64_t i) {
   const auto index = static_cast<std::uint64_t>(i);
-  return philox4x32_10({static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), 0, 0},
+  return philox::philox4x32_10({static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), 0, 0},
                        {key.k0, key.k1});
 }
 

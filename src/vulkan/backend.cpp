@@ -1,7 +1,7 @@
 // The Vulkan backend: tensors live in device buffers, and execute() is one switch over OpCode that hands each
 // call to its kernel family (src/vulkan/kernels/). Whatever a family does not run natively goes through the
 // host-fallback choke point (fallback.cpp), which counts it.
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 #include "nxv/error.hpp"
 #include "ops/op.hpp"
@@ -10,14 +10,6 @@
 #include "vulkan/kernels/layout.hpp"
 
 namespace nxv::vulkan {
-
-const BufferPtr& buffer_of(const Tensor& t, const char* op) {
-  const auto* s = dynamic_cast<const VulkanStorage*>(t.storage().get());
-  if (s == nullptr)
-    detail::fail(op, ": a ", to_string(t.type()), " tensor on the ", t.backend().name(),
-                 " backend reached the Vulkan backend (move it with Tensor::to first)");
-  return s->buffer;
-}
 
 namespace {
 

@@ -4,13 +4,13 @@
 #include <limits>
 
 #include "shared/math.hpp"
-#include "reference/philox.hpp"
+#include "shared/philox.hpp"
 #include "support/reference.hpp"
 
 namespace nxv::reference_test {
 namespace {
 
-using reference::philox4x32_10;
+using philox::philox4x32_10;
 using Words = std::array<std::uint32_t, 4>;
 
 // Random123's tests/kat_vectors, the three "philox4x32 10" lines (counter, key -> output).

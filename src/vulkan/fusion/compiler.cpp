@@ -25,7 +25,7 @@
 #include "ops/apply.hpp"
 #include "trace/compiler.hpp"
 #include "trace/evaluate.hpp"
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/runtime/diagnostics.hpp"
 #include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/dot.hpp"

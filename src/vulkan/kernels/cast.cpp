@@ -1,6 +1,6 @@
 // OpCode::cast: one shader variant per (source, destination) dtype pair (src/vulkan/kernels/cast.comp). A cast to the same
 // dtype shares the input's buffer (tensors are immutable).
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "nxv/conv.hpp"
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/layout.hpp"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/settings.hpp"
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 #include "vulkan/runtime/runtime_shaders.hpp"

@@ -4,7 +4,7 @@
 #include <array>
 
 #include "ops/elementwise_class.hpp"
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 

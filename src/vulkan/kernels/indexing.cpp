@@ -2,7 +2,7 @@
 // (put_slice.comp) as byte moves, and indexed_add / indexed_put (scatter.comp) without atomics: the updates'
 // target rows are sorted stably (sort.cpp's sort_lines), then each element of the result folds its own updates in
 // increasing update index -- the order reference/indexing_ops.cpp defines, so float sums match bit for bit.
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 

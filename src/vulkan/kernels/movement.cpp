@@ -3,7 +3,7 @@
 // starts at an offset, reverse negates them -- or a fill plus a copy (pad), or one copy per input (concatenate).
 #include <array>
 
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 

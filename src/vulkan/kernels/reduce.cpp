@@ -7,7 +7,7 @@
 // reduced run (see vectorisable()) takes the reduce_vec4_* variant: same lanes and order, vector loads.
 #include <algorithm>
 
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 

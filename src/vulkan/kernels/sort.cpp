@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 

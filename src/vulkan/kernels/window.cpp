@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "vulkan/backend.hpp"
+#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 

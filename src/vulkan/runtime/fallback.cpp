@@ -78,28 +78,28 @@ Mode mode() {
 
 void set_mode(Mode m) { state().mode.store(static_cast<int>(m)); }
 
-void force_for_testing(OpCode code) {
+}  // namespace fallback
+
+namespace vulkan {
+
+void force_fallback_for_testing(OpCode code) {
   std::lock_guard lock(state().mutex);
   state().forced_codes.push_back(code);
   state().any_forced = true;
 }
 
-void force_for_testing(const std::string& name_prefix) {
+void force_fallback_for_testing(const std::string& name_prefix) {
   std::lock_guard lock(state().mutex);
   state().forced_prefixes.push_back(name_prefix);
   state().any_forced = true;
 }
 
-void clear_forced_for_testing() {
+void clear_forced_fallbacks() {
   std::lock_guard lock(state().mutex);
   state().forced_codes.clear();
   state().forced_prefixes.clear();
   state().any_forced = false;
 }
-
-}  // namespace fallback
-
-namespace vulkan {
 
 bool fallback_forced(const OpCall& call) {
   if (!state().any_forced.load(std::memory_order_relaxed)) return false;  // the common case: one atomic load

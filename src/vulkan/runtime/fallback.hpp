@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <span>
+#include <string>
 
 #include "nxv/backend.hpp"
 #include "ops/op.hpp"
@@ -10,6 +11,12 @@ namespace nxv::vulkan {
 
 // Whether a test asked for `call` to take the fallback even though a native kernel exists.
 bool fallback_forced(const OpCall& call);
+
+// For tests of the choke point itself: calls of `code`, or whose event name starts with `name_prefix`, take the
+// fallback even where a native kernel exists, until clear_forced_fallbacks().
+void force_fallback_for_testing(OpCode code);
+void force_fallback_for_testing(const std::string& name_prefix);
+void clear_forced_fallbacks();
 
 // Runs `call` on the reference backend: downloads the inputs, executes, uploads the result to `target`.
 // Counts the event, and warns or throws as NXV_FALLBACK says. The one way an op leaves the GPU.

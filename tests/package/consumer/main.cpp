@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include <nxv/ops.hpp>
+#include <nxv/nxv.hpp>  // the umbrella header: every public header compiles on its own installed
 
 int main() {
   const nxv::Tensor a = nxv::tensor<float>({1, 2, 3, 4}, {2, 2});

@@ -8,6 +8,7 @@
 #include "nxv/indexing.hpp"
 #include "nxv/ops.hpp"
 #include "ops/op.hpp"
+#include "vulkan/runtime/fallback.hpp"
 
 namespace nxv::testing {
 namespace {
@@ -112,17 +113,17 @@ TEST(CompiledReplay, AGraphThatReadsBackIsRunStageByStage) {
     return out;
   };
   // The argmax stage downloads its input and uploads its result: no recording can hold that.
-  fallback::force_for_testing(OpCode::arg_reduce);
+  vulkan::force_fallback_for_testing(OpCode::arg_reduce);
   auto f = jit(with_argmax, {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   const auto before = vulkan::counters();
   for (int call = 0; call < 3; ++call) {
     const std::vector<Tensor> inputs = on_vulkan(call_inputs(call));
     const std::vector<Tensor> got = f(inputs);
-    fallback::clear_forced_for_testing();
+    vulkan::clear_forced_fallbacks();
     expect_all_exact(with_argmax(inputs), got, "call " + std::to_string(call));
-    fallback::force_for_testing(OpCode::arg_reduce);
+    vulkan::force_fallback_for_testing(OpCode::arg_reduce);
   }
-  fallback::clear_forced_for_testing();
+  vulkan::clear_forced_fallbacks();
   EXPECT_EQ(vulkan::counters().replays, before.replays);
 }
 

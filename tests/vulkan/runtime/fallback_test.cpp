@@ -6,6 +6,7 @@
 
 #include "nxv/error.hpp"
 #include "support/kernels.hpp"
+#include "vulkan/runtime/fallback.hpp"
 
 namespace nxv::vulkan::test {
 namespace {
@@ -18,7 +19,7 @@ class FallbackTest : public ::testing::Test {
   void SetUp() override { saved_ = fallback::mode(); }
   void TearDown() override {
     fallback::set_mode(saved_);
-    fallback::clear_forced_for_testing();
+    vulkan::clear_forced_fallbacks();
   }
   fallback::Mode saved_ = fallback::Mode::allow;
 };
@@ -32,7 +33,7 @@ OpCall pow_call() {
 TEST_F(FallbackTest, ForcedOpIsCountedUnderItsNameAndGivesTheReferenceResult) {
   NXV_REQUIRE_VULKAN();
   fallback::set_mode(fallback::Mode::allow);
-  fallback::force_for_testing(OpCode::binary);
+  vulkan::force_fallback_for_testing(OpCode::binary);
   const Tensor a = test_data(DType::f64, {3, 50}, 1), b = test_data(DType::f64, {50}, 2);
   const TensorType out{{3, 50}, DType::f64};
   const Tensor expected = execute_on(reference_backend(), pow_call(), {a, b}, out);
@@ -46,8 +47,8 @@ TEST_F(FallbackTest, ForcedOpIsCountedUnderItsNameAndGivesTheReferenceResult) {
 
 TEST_F(FallbackTest, ForcingByNamePrefixAndNamesOfOtherOps) {
   NXV_REQUIRE_VULKAN();
-  fallback::force_for_testing(std::string("reduce(sum"));
-  fallback::force_for_testing(OpCode::cast);
+  vulkan::force_fallback_for_testing(std::string("reduce(sum"));
+  vulkan::force_fallback_for_testing(OpCode::cast);
   OpAttrs sum;
   sum.fn = static_cast<int>(ReduceFn::sum);
   sum.axes = {0};
@@ -72,7 +73,7 @@ TEST_F(FallbackTest, NativeOpsDoNotFallBack) {
 TEST_F(FallbackTest, WarnModePrintsOneLinePerEvent) {
   NXV_REQUIRE_VULKAN();
   fallback::set_mode(fallback::Mode::warn);
-  fallback::force_for_testing(OpCode::binary);
+  vulkan::force_fallback_for_testing(OpCode::binary);
   const Tensor a = test_data(DType::f32, {4}, 5);
   ::testing::internal::CaptureStderr();
   execute_on(backend(), pow_call(), {a, a}, a.type());
@@ -85,7 +86,7 @@ TEST_F(FallbackTest, WarnModePrintsOneLinePerEvent) {
 TEST_F(FallbackTest, ErrorModeThrowsNamingOpShapesAndDtypes) {
   NXV_REQUIRE_VULKAN();
   fallback::set_mode(fallback::Mode::error);
-  fallback::force_for_testing(OpCode::binary);
+  vulkan::force_fallback_for_testing(OpCode::binary);
   const Tensor a = test_data(DType::s64, {2, 3}, 6), b = test_data(DType::s64, {3}, 7);
   const std::uint64_t counted = fallback::count_total([&] {
     try {

@@ -1,4 +1,5 @@
-// The Vulkan backend's storage: a tensor's elements in one device buffer (row-major, no offset).
+// The Vulkan backend's storage: a tensor's elements in one device buffer (row-major, no offset), and the way
+// from a tensor to its buffer that the kernels and the fusion compiler take.
 #pragma once
 #include <memory>
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-namespace nxv::reference {
+namespace nxv::philox {
 
 // A namespace-local `uint` (not ::uint from <sys/types.h>) so that the GLSL text compiles unchanged.
 using uint = std::uint32_t;
@@ -30,4 +30,4 @@ inline std::array<std::uint32_t, 4> philox4x32_10(const std::array<std::uint32_t
   return out;
 }
 
-}  // namespace nxv::reference
+}  // namespace nxv::philox

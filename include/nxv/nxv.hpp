@@ -1,0 +1,22 @@
+// Everything public of nx_vulkan in one include:
+//
+//   #include <nxv/nxv.hpp>
+//
+// tensors and dtypes (tensor.hpp, dtype.hpp, shape.hpp), the op set (ops.hpp, with indexing.hpp and conv.hpp),
+// backends and their registry (backend.hpp), the Vulkan backend and its fusion compiler (vulkan.hpp), host-fallback
+// accounting (fallback.hpp), numerical definitions and jit (defn.hpp), gradients (grad.hpp) and neural-network
+// layers, losses and optimizers (nn.hpp). Errors are nxv::Error (error.hpp).
+#pragma once
+#include "nxv/backend.hpp"
+#include "nxv/conv.hpp"
+#include "nxv/defn.hpp"
+#include "nxv/dtype.hpp"
+#include "nxv/error.hpp"
+#include "nxv/fallback.hpp"
+#include "nxv/grad.hpp"
+#include "nxv/indexing.hpp"
+#include "nxv/nn.hpp"
+#include "nxv/ops.hpp"
+#include "nxv/shape.hpp"
+#include "nxv/tensor.hpp"
+#include "nxv/vulkan.hpp"
