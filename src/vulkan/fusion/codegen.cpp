@@ -201,7 +201,7 @@ class Generator {
     switch (n.call.code) {
       case OpCode::unary:
       case OpCode::unary_test: {
-        const ElementwiseEntry* e = unary_entry(static_cast<int>(n.call.attrs_as<UnaryAttrs>().fn));
+        const ElementwiseEntry* e = unary_entry(n.call.attrs_as<UnaryAttrs>().fn);
         name << "nxv_" << e->name << "_" << name_of(in);
         if (n.call.code == OpCode::unary_test)
           text << "uint " << name.str() << "(" << a << " x) { return " << e->expression << "; }\n";
@@ -212,7 +212,7 @@ class Generator {
       }
       case OpCode::binary:
       case OpCode::binary_test: {
-        const ElementwiseEntry* e = binary_entry(static_cast<int>(n.call.attrs_as<BinaryAttrs>().fn));
+        const ElementwiseEntry* e = binary_entry(n.call.attrs_as<BinaryAttrs>().fn);
         name << "nxv_" << e->name << "_" << name_of(in);
         if (n.call.code == OpCode::binary_test)
           text << "uint " << name.str() << "(" << a << " a, " << a << " b) { return " << e->expression << "; }\n";

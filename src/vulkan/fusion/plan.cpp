@@ -369,13 +369,13 @@ bool fusible(const Graph& graph, const Node& n) {
   switch (n.call.code) {
     case OpCode::unary:
     case OpCode::unary_test: {
-      const ElementwiseEntry* e = unary_entry(static_cast<int>(n.call.attrs_as<UnaryAttrs>().fn));
+      const ElementwiseEntry* e = unary_entry(n.call.attrs_as<UnaryAttrs>().fn);
       return e && in(0).shape == n.type.shape &&
              kernel_defines(e->cls, n.call.code == OpCode::unary_test, in(0).dtype);
     }
     case OpCode::binary:
     case OpCode::binary_test: {
-      const ElementwiseEntry* e = binary_entry(static_cast<int>(n.call.attrs_as<BinaryAttrs>().fn));
+      const ElementwiseEntry* e = binary_entry(n.call.attrs_as<BinaryAttrs>().fn);
       return e && in(0).dtype == in(1).dtype &&
              kernel_defines(e->cls, n.call.code == OpCode::binary_test, in(0).dtype);
     }
