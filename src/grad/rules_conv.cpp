@@ -34,7 +34,7 @@ Tensor fold_groups_into_inputs(const Tensor& w, std::int64_t groups) {
   return reshape(transpose(reshape(w, split), perm), folded);
 }
 
-Tensor conv_input_grad(const OpAttrs& a, const Tensor& x, const Tensor& w, const Tensor& g) {
+Tensor conv_input_grad(const ConvAttrs& a, const Tensor& x, const Tensor& w, const Tensor& g) {
   const int spatial = x.rank() - 2;
   const std::int64_t groups = std::max(a.feature_groups, a.batch_groups);
   const Tensor kernel = groups > 1 ? fold_groups_into_inputs(w, groups) : w;
@@ -63,7 +63,7 @@ Tensor conv_input_grad(const OpAttrs& a, const Tensor& x, const Tensor& w, const
   return reshape(transpose(reshape(dx, split), perm), x.shape());
 }
 
-Tensor conv_kernel_grad(const OpAttrs& a, const Tensor& x, const Tensor& w, const Tensor& g) {
+Tensor conv_kernel_grad(const ConvAttrs& a, const Tensor& x, const Tensor& w, const Tensor& g) {
   const int spatial = x.rank() - 2;
   ConvOptions o;
   for (int i = 0; i < spatial; ++i) {
@@ -81,7 +81,7 @@ Tensor conv_kernel_grad(const OpAttrs& a, const Tensor& x, const Tensor& w, cons
   return conv(x, g, o);
 }
 
-WindowOptions window_options(const OpAttrs& a) {
+WindowOptions window_options(const WindowAttrs& a) {
   WindowOptions o;
   o.strides = a.strides;
   o.window_dilations = a.window_dilation;
@@ -91,7 +91,7 @@ WindowOptions window_options(const OpAttrs& a) {
 
 // window_sum's transpose (JAX's _reduce_window_sum_transpose_rule): g spread back by a pad (interior = stride
 // - 1) and a window_sum with stride 1.
-Tensor window_sum_transpose(const OpAttrs& a, const Shape& x_shape, const Tensor& g) {
+Tensor window_sum_transpose(const WindowAttrs& a, const Shape& x_shape, const Tensor& g) {
   std::vector<PadConfig> config;
   for (int i = 0; i < x_shape.size(); ++i) {
     const std::int64_t k = dilate(a.window[i], a.window_dilation[i]);
@@ -107,8 +107,8 @@ Tensor window_sum_transpose(const OpAttrs& a, const Shape& x_shape, const Tensor
 // d out / d source of window_scatter: each window's cotangent is g at the element the window selected. Per window
 // offset k (row-major), the strided slice of x at that offset; the first offset equal to the window's max (min),
 // or NaN, among the in-bounds ones takes g there.
-Tensor window_scatter_source_grad(const OpAttrs& a, const Tensor& x, const Tensor& g, const Shape& windows) {
-  const bool is_max = static_cast<ReduceFn>(a.fn) == ReduceFn::max;
+Tensor window_scatter_source_grad(const WindowAttrs& a, const Tensor& x, const Tensor& g, const Shape& windows) {
+  const bool is_max = a.fn == ReduceFn::max;
   const WindowOptions o = window_options(a);
   const Tensor best = is_max ? window_max(x, a.window, o) : window_min(x, a.window, o);
   std::vector<PadConfig> config;
@@ -140,20 +140,20 @@ Tensor window_scatter_source_grad(const OpAttrs& a, const Tensor& x, const Tenso
 std::vector<Tensor> conv_vjp(const Vjp& v) {
   const Tensor& x = v.x[0];
   const Tensor& w = v.x[1];
-  return {v.needs[0] ? conv_input_grad(v.call.attrs, x, w, v.g) : Tensor(),
-          v.needs[1] ? conv_kernel_grad(v.call.attrs, x, w, v.g) : Tensor()};
+  const ConvAttrs& a = v.call.attrs_as<ConvAttrs>();
+  return {v.needs[0] ? conv_input_grad(a, x, w, v.g) : Tensor(),
+          v.needs[1] ? conv_kernel_grad(a, x, w, v.g) : Tensor()};
 }
 
 std::vector<Tensor> window_vjp(const Vjp& v) {
-  const OpAttrs& a = v.call.attrs;
+  const WindowAttrs& a = v.call.attrs_as<WindowAttrs>();
   const Tensor& x = v.x[0];
-  const auto fn = static_cast<ReduceFn>(a.fn);
   if (v.call.code == OpCode::window_scatter) {
     // x only chooses positions (no gradient); out = init + scattered source.
     return {Tensor(), v.needs[1] ? window_scatter_source_grad(a, x, v.g, v.x[1].shape()) : Tensor(),
             v.needs[2] ? sum(v.g) : Tensor()};
   }
-  switch (fn) {
+  switch (a.fn) {
     case ReduceFn::sum: return {window_sum_transpose(a, x.shape(), v.g)};
     // d prod / dx_i = sum over the windows holding x_i of g * prod / x_i (NaN where x_i = 0, as reduce's rule).
     case ReduceFn::product: return {window_sum_transpose(a, x.shape(), v.g * v.y) / x};

@@ -51,7 +51,7 @@ Tensor operand_vjp(const Tensor& g, const Tensor& x, const Axes& contract, const
 }  // namespace
 
 std::vector<Tensor> dot_vjp(const Vjp& v) {
-  const OpAttrs& at = v.call.attrs;
+  const DotAttrs& at = v.call.attrs_as<DotAttrs>();
   const Tensor &a = v.x[0], &b = v.x[1];
   const int nb = at.batch_a.size();
   const int a_free = a.rank() - nb - at.contract_a.size();

@@ -118,9 +118,9 @@ Tensor unbroadcast(const Tensor& g, const Shape& shape) {
 std::vector<Tensor> elementwise_vjp(const Vjp& v) {
   const std::span<const Tensor> x = v.x;
   switch (v.call.code) {
-    case OpCode::unary: return {unary_rule(static_cast<UnaryFn>(v.call.attrs.fn), x[0], v.y, v.g)};
+    case OpCode::unary: return {unary_rule(v.call.attrs_as<UnaryAttrs>().fn, x[0], v.y, v.g)};
     case OpCode::binary: {
-      const Pair p = binary_rule(static_cast<BinaryFn>(v.call.attrs.fn), x[0], x[1], v.y, v.g);
+      const Pair p = binary_rule(v.call.attrs_as<BinaryAttrs>().fn, x[0], x[1], v.y, v.g);
       return {v.needs[0] ? unbroadcast_if(p.a, x[0]) : Tensor(), v.needs[1] ? unbroadcast_if(p.b, x[1]) : Tensor()};
     }
     case OpCode::select: {

@@ -91,17 +91,17 @@ Tensor put_vjp_updates(const Tensor& x, const Tensor& indices, const Tensor& g) 
   return keep_rows(gather(g, indices), equal(gather(winner, indices), order));
 }
 
-Tensor sort_vjp(const OpAttrs& a, const Tensor& x, const Tensor& g) {
+Tensor sort_vjp(const SortAttrs& a, const Tensor& x, const Tensor& g) {
   const int axis = static_cast<int>(a.axis);
-  const Tensor inverse = argsort(argsort(x, axis, a.fn != 0), axis);
+  const Tensor inverse = argsort(argsort(x, axis, a.descending), axis);
   return take_along_axis(g, inverse, axis);
 }
 
 // The input position whose value each output of cumulative_max/min holds: the latest position (in scan order)
 // where the running value changed, found as a running max (min in reverse) of those positions.
-Tensor cumulative_extremum_vjp(const OpAttrs& a, const Tensor& x, const Tensor& y, const Tensor& g) {
+Tensor cumulative_extremum_vjp(const CumulativeAttrs& a, const Tensor& x, const Tensor& y, const Tensor& g) {
   const int axis = static_cast<int>(a.axis);
-  const bool reverse = a.keep_axes;
+  const bool reverse = a.reverse;
   std::vector<PadConfig> shift(static_cast<std::size_t>(x.rank()));
   shift[axis] = reverse ? PadConfig{-1, 1, 0} : PadConfig{1, -1, 0};
   // NaN pads the first position, so it always counts as a change (NaN != anything).
@@ -116,33 +116,33 @@ Tensor cumulative_extremum_vjp(const OpAttrs& a, const Tensor& x, const Tensor& 
   return scatter_along_axis(x.shape(), source, g, axis);
 }
 
-Tensor cumulative_vjp(const OpAttrs& a, const Tensor& x, const Tensor& y, const Tensor& g) {
+Tensor cumulative_vjp(const CumulativeAttrs& a, const Tensor& x, const Tensor& y, const Tensor& g) {
   const int axis = static_cast<int>(a.axis);
-  switch (static_cast<ReduceFn>(a.fn)) {
-    case ReduceFn::sum: return cumulative_sum(g, axis, !a.keep_axes);
-    case ReduceFn::product: return cumulative_sum(g * y, axis, !a.keep_axes) / x;
+  switch (a.fn) {
+    case ReduceFn::sum: return cumulative_sum(g, axis, !a.reverse);
+    case ReduceFn::product: return cumulative_sum(g * y, axis, !a.reverse) / x;
     case ReduceFn::max:
     case ReduceFn::min: return cumulative_extremum_vjp(a, x, y, g);
     default: break;
   }
-  detail::fail("grad: cumulative with unknown function ", a.fn);
+  detail::fail("grad: cumulative with unknown function ", static_cast<int>(a.fn));
 }
 
 }  // namespace
 
 std::vector<Tensor> indexing_vjp(const Vjp& v) {
-  const OpAttrs& a = v.call.attrs;
-  const int axis = static_cast<int>(a.axis);
+  const OpCall& call = v.call;
   const std::span<const Tensor> x = v.x;
   const Tensor& g = v.g;
   std::vector<Tensor> out(x.size());
   auto want = [&](std::size_t i) { return i < v.needs.size() && v.needs[i]; };
-  switch (v.call.code) {
+  switch (call.code) {
     case OpCode::take:
-      if (want(0)) out[0] = take_vjp(axis, x[0], x[1], g);
+      if (want(0)) out[0] = take_vjp(static_cast<int>(call.attrs_as<AxisAttrs>().axis), x[0], x[1], g);
       break;
     case OpCode::take_along_axis:
       if (want(0)) {
+        const int axis = static_cast<int>(call.attrs_as<AxisAttrs>().axis);
         const Tensor clamped = clip(x[1], scalar_like(0.0, x[1]), scalar_like(double(x[0].shape()[axis] - 1), x[1]));
         out[0] = scatter_along_axis(x[0].shape(), clamped, g, axis);
       }
@@ -159,15 +159,17 @@ std::vector<Tensor> indexing_vjp(const Vjp& v) {
       if (want(0)) out[0] = indexed_put(g, x[1], zeros(x[2].shape(), g.dtype(), g.backend()));
       if (want(2)) out[2] = put_vjp_updates(x[0], x[1], g);
       break;
-    case OpCode::put_slice:
-      if (want(0)) out[0] = put_slice(g, a.starts, zeros(x[1].shape(), g.dtype(), g.backend()));
-      if (want(1)) out[1] = slice(g, a.starts, x[1].shape());
+    case OpCode::put_slice: {
+      const Shape& starts = call.attrs_as<PutSliceAttrs>().starts;
+      if (want(0)) out[0] = put_slice(g, starts, zeros(x[1].shape(), g.dtype(), g.backend()));
+      if (want(1)) out[1] = slice(g, starts, x[1].shape());
       break;
+    }
     case OpCode::sort:
-      if (want(0)) out[0] = sort_vjp(a, x[0], g);
+      if (want(0)) out[0] = sort_vjp(call.attrs_as<SortAttrs>(), x[0], g);
       break;
     case OpCode::cumulative:
-      if (want(0)) out[0] = cumulative_vjp(a, x[0], v.y, g);
+      if (want(0)) out[0] = cumulative_vjp(call.attrs_as<CumulativeAttrs>(), x[0], v.y, g);
       break;
     default: break;  // argsort: an integer output
   }

@@ -7,15 +7,15 @@ namespace nxv::rules {
 
 namespace {
 
-Tensor transpose_vjp(const OpAttrs& a, const Tensor& g) {
-  Axes inverse = Axes::filled(a.axes.size(), 0);
-  for (int i = 0; i < a.axes.size(); ++i) inverse[static_cast<int>(a.axes[i])] = i;
+Tensor transpose_vjp(const TransposeAttrs& a, const Tensor& g) {
+  Axes inverse = Axes::filled(a.permutation.size(), 0);
+  for (int i = 0; i < a.permutation.size(); ++i) inverse[static_cast<int>(a.permutation[i])] = i;
   return transpose(g, inverse);
 }
 
 // Input axis i went to output axis axes[i]: sum over the output axes it didn't come from and over those it
 // was stretched along (size 1 → n), then drop the summed-away axes.
-Tensor broadcast_vjp(const OpAttrs& a, const Tensor& x, const Tensor& g) {
+Tensor broadcast_vjp(const BroadcastAttrs& a, const Tensor& x, const Tensor& g) {
   Axes summed;
   for (int o = 0; o < g.rank(); ++o) {
     const auto it = std::find(a.axes.begin(), a.axes.end(), o);
@@ -26,7 +26,7 @@ Tensor broadcast_vjp(const OpAttrs& a, const Tensor& x, const Tensor& g) {
 }
 
 // The sliced elements return to their places; the rest get zero: a pad with interior padding for strides.
-Tensor slice_vjp(const OpAttrs& a, const Tensor& x, const Tensor& g) {
+Tensor slice_vjp(const SliceAttrs& a, const Tensor& x, const Tensor& g) {
   std::vector<PadConfig> config;
   for (int i = 0; i < x.rank(); ++i) {
     const std::int64_t n = g.shape()[i], start = a.starts[i], stride = a.strides[i];
@@ -39,24 +39,24 @@ Tensor slice_vjp(const OpAttrs& a, const Tensor& x, const Tensor& g) {
 
 // pad's transpose (as JAX): undo low/high (a pad by their negatives, which also re-adds what they cut),
 // then take every (interior + 1)-th element.
-Tensor pad_vjp(const OpAttrs& a, const Tensor& x, const Tensor& g) {
+Tensor pad_vjp(const PadAttrs& a, const Tensor& x, const Tensor& g) {
   std::vector<PadConfig> unpad;
   bool any_edge = false, any_interior = false;
   Shape starts, strides;
   for (int i = 0; i < x.rank(); ++i) {
     if (x.shape()[i] == 0) return zeros(x.shape(), g.dtype(), g.backend());
-    unpad.push_back({-a.pad_low[i], -a.pad_high[i], 0});
-    any_edge = any_edge || a.pad_low[i] != 0 || a.pad_high[i] != 0;
-    any_interior = any_interior || a.pad_interior[i] != 0;
+    unpad.push_back({-a.low[i], -a.high[i], 0});
+    any_edge = any_edge || a.low[i] != 0 || a.high[i] != 0;
+    any_interior = any_interior || a.interior[i] != 0;
     starts.push_back(0);
-    strides.push_back(a.pad_interior[i] + 1);
+    strides.push_back(a.interior[i] + 1);
   }
   const Tensor unpadded = any_edge ? pad(g, 0.0, unpad) : g;
   return any_interior ? slice(unpadded, starts, x.shape(), strides) : unpadded;
 }
 
 std::vector<Tensor> concatenate_vjp(const Vjp& v) {
-  const int axis = static_cast<int>(v.call.attrs.axis);
+  const int axis = static_cast<int>(v.call.attrs_as<AxisAttrs>().axis);
   std::vector<Tensor> out;
   std::int64_t offset = 0;
   for (std::size_t k = 0; k < v.x.size(); ++k) {
@@ -76,16 +76,16 @@ std::vector<Tensor> concatenate_vjp(const Vjp& v) {
 }  // namespace
 
 std::vector<Tensor> movement_vjp(const Vjp& v) {
-  const OpAttrs& a = v.call.attrs;
+  const OpCall& call = v.call;
   const Tensor& x = v.x[0];
-  switch (v.call.code) {
+  switch (call.code) {
     case OpCode::reshape: return {reshape(v.g, x.shape())};
-    case OpCode::transpose: return {transpose_vjp(a, v.g)};
-    case OpCode::broadcast: return {broadcast_vjp(a, x, v.g)};
-    case OpCode::slice: return {slice_vjp(a, x, v.g)};
-    case OpCode::pad: return {pad_vjp(a, x, v.g)};
+    case OpCode::transpose: return {transpose_vjp(call.attrs_as<TransposeAttrs>(), v.g)};
+    case OpCode::broadcast: return {broadcast_vjp(call.attrs_as<BroadcastAttrs>(), x, v.g)};
+    case OpCode::slice: return {slice_vjp(call.attrs_as<SliceAttrs>(), x, v.g)};
+    case OpCode::pad: return {pad_vjp(call.attrs_as<PadAttrs>(), x, v.g)};
     case OpCode::concatenate: return concatenate_vjp(v);
-    case OpCode::reverse: return {reverse(v.g, a.axes)};
+    case OpCode::reverse: return {reverse(v.g, call.attrs_as<ReverseAttrs>().axes)};
     default: return std::vector<Tensor>(v.x.size());
   }
 }

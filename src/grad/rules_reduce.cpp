@@ -20,10 +20,11 @@ Tensor expand(const Tensor& t, const Shape& in, const Axes& axes, bool keep_axes
 
 std::vector<Tensor> reduce_vjp(const Vjp& v) {
   const Tensor& x = v.x[0];
-  const Axes& axes = v.call.attrs.axes;
-  const bool keep = v.call.attrs.keep_axes;
+  const ReduceAttrs& a = v.call.attrs_as<ReduceAttrs>();
+  const Axes& axes = a.axes;
+  const bool keep = a.keep_axes;
   const Tensor g = expand(v.g, x.shape(), axes, keep);
-  switch (static_cast<ReduceFn>(v.call.attrs.fn)) {
+  switch (a.fn) {
     case ReduceFn::sum: return {g};
     // d prod / dx_i = prod / x_i: exact when no element of the group is zero (NaN where one is).
     case ReduceFn::product: return {g * expand(v.y, x.shape(), axes, keep) / x};

@@ -70,8 +70,7 @@ Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& o) {
   const Tensor w = transpose(kernel, permutation(o.kernel_permutation, kernel, "kernel_permutation"));
   const Axes out_perm = permutation(o.output_permutation, input, "output_permutation");
 
-  OpCall call{OpCode::conv, {}};
-  OpAttrs& at = call.attrs;
+  ConvAttrs at;
   at.strides = per_axis(o.strides, spatial, 1, "strides", input);
   at.input_dilation = per_axis(o.input_dilation, spatial, 1, "input_dilation", input);
   at.kernel_dilation = per_axis(o.kernel_dilation, spatial, 1, "kernel_dilation", input);
@@ -108,7 +107,7 @@ Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& o) {
   DType dtype = float_type(promote(x.dtype(), w.dtype()));
   const Tensor cx = x.dtype() == dtype ? x : as_type(x, dtype);
   const Tensor cw = w.dtype() == dtype ? w : as_type(w, dtype);
-  const Tensor result = apply(call, {cx, cw}, {out, dtype});
+  const Tensor result = apply(OpCall{OpCode::conv, at}, {cx, cw}, {out, dtype});
   // Canonical axis i goes to axis out_perm[i]: the transpose takes result axis j from canonical axis inv[j].
   Axes inverse = Axes::filled(out_perm.size(), 0);
   for (int i = 0; i < out_perm.size(); ++i) inverse[static_cast<int>(out_perm[i])] = i;

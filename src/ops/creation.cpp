@@ -42,8 +42,7 @@ template Tensor from_data<double>(std::span<const double>, const Shape&, Backend
 
 Tensor full(const Shape& shape, double value, DType dtype, Backend& backend) {
   check_shape(shape, "full");
-  OpCall call{OpCode::full, {}};
-  call.attrs.scalar = value;
+  const OpCall call{OpCode::full, FullAttrs{value}};
   return apply_on(backend, call, {shape, dtype});
 }
 Tensor scalar(double value, DType dtype, Backend& backend) { return full({}, value, dtype, backend); }
@@ -52,8 +51,7 @@ Tensor ones(const Shape& shape, DType dtype, Backend& backend) { return full(sha
 
 Tensor iota(const Shape& shape, int axis, DType dtype, Backend& backend) {
   check_shape(shape, "iota");
-  OpCall call{OpCode::iota, {}};
-  call.attrs.axis = shape.empty() ? 0 : normalize_axis(axis, shape.size(), "iota");
+  const OpCall call{OpCode::iota, AxisAttrs{shape.empty() ? 0 : normalize_axis(axis, shape.size(), "iota")}};
   return apply_on(backend, call, {shape, dtype});
 }
 
@@ -67,20 +65,14 @@ Tensor eye(std::int64_t n, std::int64_t m, DType dtype, Backend& backend) {
 Tensor uniform(Key k, const Shape& shape, DType dtype, double low, double high, Backend& backend) {
   check_shape(shape, "uniform");
   NXV_CHECK(is_float(dtype), "uniform", "expected a float dtype, got ", name(dtype));
-  OpCall call{OpCode::random_uniform, {}};
-  call.attrs.key = k;
-  call.attrs.scalar = low;
-  call.attrs.scalar2 = high;
+  const OpCall call{OpCode::random_uniform, UniformAttrs{k, low, high}};
   return apply_on(backend, call, {shape, dtype});
 }
 
 Tensor normal(Key k, const Shape& shape, DType dtype, double mean, double stddev, Backend& backend) {
   check_shape(shape, "normal");
   NXV_CHECK(is_float(dtype), "normal", "expected a float dtype, got ", name(dtype));
-  OpCall call{OpCode::random_normal, {}};
-  call.attrs.key = k;
-  call.attrs.scalar = mean;
-  call.attrs.scalar2 = stddev;
+  const OpCall call{OpCode::random_normal, NormalAttrs{k, mean, stddev}};
   return apply_on(backend, call, {shape, dtype});
 }
 

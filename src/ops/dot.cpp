@@ -12,8 +12,7 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
             to_string(contract_b), " differ in number, for ", shapes_of(both));
   NXV_CHECK(batch_a.size() == batch_b.size(), "dot", "batch axes ", to_string(batch_a), " and ", to_string(batch_b),
             " differ in number, for ", shapes_of(both));
-  OpCall call{OpCode::dot, {}};
-  OpAttrs& at = call.attrs;
+  DotAttrs at;
   at.contract_a = normalize_axes(contract_a, a.rank(), "dot", false);
   at.contract_b = normalize_axes(contract_b, b.rank(), "dot", false);
   at.batch_a = normalize_axes(batch_a, a.rank(), "dot", false);
@@ -42,7 +41,7 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
   if (dtype == DType::pred) dtype = DType::u8;
   const Tensor ca = a.dtype() == dtype ? a : as_type(a, dtype);
   const Tensor cb = b.dtype() == dtype ? b : as_type(b, dtype);
-  return apply(call, {ca, cb}, {out, dtype});
+  return apply(OpCall{OpCode::dot, at}, {ca, cb}, {out, dtype});
 }
 
 Tensor dot(const Tensor& a, const Tensor& b) {

@@ -44,8 +44,7 @@ Tensor unary_op(UnaryFn fn, const Tensor& x) {
   const ElementwiseClass cls = class_of(fn);
   const DType dtype = compute_dtype(cls, x.dtype(), fn_name(fn), {&x, 1});
   const Tensor in = convert(x, dtype);
-  OpCall call{cls == ElementwiseClass::TEST ? OpCode::unary_test : OpCode::unary, {}};
-  call.attrs.fn = static_cast<std::int32_t>(fn);
+  const OpCall call{cls == ElementwiseClass::TEST ? OpCode::unary_test : OpCode::unary, UnaryAttrs{fn}};
   return apply(call, {in}, {x.shape(), cls == ElementwiseClass::TEST ? DType::pred : dtype});
 }
 
@@ -56,8 +55,7 @@ Tensor binary_op(BinaryFn fn, const Tensor& a, const Tensor& b) {
   const Tensor both[] = {a, b};
   const DType dtype = compute_dtype(cls, promote_operands(a, b), fn_name(fn), both);
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), fn_name(fn));
-  OpCall call{cls == ElementwiseClass::TEST ? OpCode::binary_test : OpCode::binary, {}};
-  call.attrs.fn = static_cast<std::int32_t>(fn);
+  const OpCall call{cls == ElementwiseClass::TEST ? OpCode::binary_test : OpCode::binary, BinaryAttrs{fn}};
   return apply(call, {convert(a, dtype), convert(b, dtype)}, {shape, cls == ElementwiseClass::TEST ? DType::pred : dtype});
 }
 

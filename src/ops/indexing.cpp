@@ -78,9 +78,7 @@ Tensor take(const Tensor& x, const Tensor& indices, int axis) {
             ")");
   const Shape out = concat(concat(take_front(x.shape(), a), indices.shape()), drop_front(x.shape(), a + 1));
   check_readable(x, a, a + 1, num_elements(out), "take");
-  OpCall call{OpCode::take, {}};
-  call.attrs.axis = a;
-  return apply(call, {x, indices}, {out, x.dtype()});
+  return apply(OpCall{OpCode::take, AxisAttrs{a}}, {x, indices}, {out, x.dtype()});
 }
 
 Tensor take_along_axis(const Tensor& x, const Tensor& indices, int axis) {
@@ -104,9 +102,8 @@ Tensor take_along_axis(const Tensor& x, const Tensor& indices, int axis) {
     i_shape.push_back(n);
   }
   check_readable(x, a, a + 1, num_elements(i_shape), "take_along_axis");
-  OpCall call{OpCode::take_along_axis, {}};
-  call.attrs.axis = a;
-  return apply(call, {broadcast(x, x_shape), broadcast(indices, i_shape)}, {i_shape, x.dtype()});
+  return apply(OpCall{OpCode::take_along_axis, AxisAttrs{a}}, {broadcast(x, x_shape), broadcast(indices, i_shape)},
+               {i_shape, x.dtype()});
 }
 
 Tensor gather(const Tensor& x, const Tensor& indices) {
@@ -134,14 +131,15 @@ Tensor put_slice(const Tensor& x, const Shape& start_indices, const Tensor& slic
   NXV_CHECK(slice.rank() == x.rank() && start_indices.size() == x.rank(), "put_slice", "expected a slice and ",
             x.rank(), " start indices for ", to_string(x.type()), ", got ", to_string(slice.type()), " and ",
             to_string(start_indices));
-  OpCall call{OpCode::put_slice, {}};
+  PutSliceAttrs attrs;
   for (int d = 0; d < x.rank(); ++d) {
     NXV_CHECK(slice.shape()[d] <= x.shape()[d], "put_slice", "slice ", to_string(slice.type()),
               " does not fit into ", to_string(x.type()), " along axis ", d);
-    call.attrs.starts.push_back(std::clamp<std::int64_t>(start_indices[d], 0, x.shape()[d] - slice.shape()[d]));
+    attrs.starts.push_back(std::clamp<std::int64_t>(start_indices[d], 0, x.shape()[d] - slice.shape()[d]));
   }
   const DType dtype = promote(x.dtype(), slice.dtype());
-  return apply(call, {x.dtype() == dtype ? x : as_type(x, dtype), slice.dtype() == dtype ? slice : as_type(slice, dtype)},
+  return apply(OpCall{OpCode::put_slice, attrs},
+               {x.dtype() == dtype ? x : as_type(x, dtype), slice.dtype() == dtype ? slice : as_type(slice, dtype)},
                {x.shape(), dtype});
 }
 

@@ -84,9 +84,7 @@ Tensor transpose(const Tensor& x, const OptAxes& perm) {
     identity = identity && p[i] == i;
   }
   if (identity) return x;
-  OpCall call{OpCode::transpose, {}};
-  call.attrs.axes = p;
-  return apply(call, {x}, {out, x.dtype()});
+  return apply(OpCall{OpCode::transpose, TransposeAttrs{p}}, {x}, {out, x.dtype()});
 }
 
 Tensor broadcast(const Tensor& x, const Shape& shape, const OptAxes& axes) {
@@ -109,9 +107,7 @@ Tensor broadcast(const Tensor& x, const Shape& shape, const OptAxes& axes) {
               ": input axis ", i, " has size ", d, " but output axis ", ax[i], " has size ", o, " (expected equal or 1)");
   }
   if (shape == x.shape()) return x;
-  OpCall call{OpCode::broadcast, {}};
-  call.attrs.axes = ax;
-  return apply(call, {x}, {shape, x.dtype()});
+  return apply(OpCall{OpCode::broadcast, BroadcastAttrs{ax}}, {x}, {shape, x.dtype()});
 }
 
 Tensor slice(const Tensor& x, const Shape& starts, const Shape& lengths, const OptAxes& strides) {
@@ -120,26 +116,23 @@ Tensor slice(const Tensor& x, const Shape& starts, const Shape& lengths, const O
   NXV_CHECK(starts.size() == r && lengths.size() == r && (!strides || strides->size() == r), "slice",
             "expected ", r, " start indices, lengths and strides for ", to_string(x.type()), ", got ",
             to_string(starts), ", ", to_string(lengths), (strides ? ", " + to_string(*strides) : std::string()));
-  OpCall call{OpCode::slice, {}};
-  call.attrs.starts = starts;
-  call.attrs.strides = strides ? *strides : Shape::filled(r, 1);
+  const SliceAttrs attrs{starts, strides ? *strides : Shape::filled(r, 1)};
   for (int i = 0; i < r; ++i) {
-    const std::int64_t s = starts[i], n = lengths[i], st = call.attrs.strides[i], d = x.shape()[i];
+    const std::int64_t s = starts[i], n = lengths[i], st = attrs.strides[i], d = x.shape()[i];
     NXV_CHECK(st >= 1, "slice", "stride ", st, " on axis ", i, " must be >= 1");
     NXV_CHECK(n >= 0 && s >= 0, "slice", "start ", s, " and length ", n, " on axis ", i, " must be >= 0");
     NXV_CHECK(n == 0 || s + (n - 1) * st < d, "slice", "reads past the end of axis ", i, " of ", to_string(x.type()),
               ": start ", s, ", length ", n, ", stride ", st, " reaches index ", s + (n - 1) * st,
               " (expected < ", d, ")");
   }
-  return apply(call, {x}, {lengths, x.dtype()});
+  return apply(OpCall{OpCode::slice, attrs}, {x}, {lengths, x.dtype()});
 }
 
 Tensor pad(const Tensor& x, double value, const std::vector<PadConfig>& config) {
   check_defined(x, "pad");
   NXV_CHECK(static_cast<int>(config.size()) == x.rank(), "pad", "got ", config.size(), " (low, high, interior) entries for ",
             to_string(x.type()), ", expected ", x.rank());
-  OpCall call{OpCode::pad, {}};
-  call.attrs.scalar = value;
+  PadAttrs attrs{.value = value};
   Shape out;
   for (int i = 0; i < x.rank(); ++i) {
     const PadConfig& c = config[i];
@@ -149,11 +142,11 @@ Tensor pad(const Tensor& x, double value, const std::vector<PadConfig>& config) 
     NXV_CHECK(n >= 0, "pad", "padding (", c.low, ", ", c.high, ", ", c.interior, ") cuts more than axis ", i,
               " of ", to_string(x.type()), " holds");
     out.push_back(n);
-    call.attrs.pad_low.push_back(c.low);
-    call.attrs.pad_high.push_back(c.high);
-    call.attrs.pad_interior.push_back(c.interior);
+    attrs.low.push_back(c.low);
+    attrs.high.push_back(c.high);
+    attrs.interior.push_back(c.interior);
   }
-  return apply(call, {x}, {out, x.dtype()});
+  return apply(OpCall{OpCode::pad, attrs}, {x}, {out, x.dtype()});
 }
 
 Tensor concatenate(const std::vector<Tensor>& xs, int axis) {
@@ -176,9 +169,7 @@ Tensor concatenate(const std::vector<Tensor>& xs, int axis) {
   if (xs.size() == 1) return xs[0];
   std::vector<Tensor> in;
   for (const Tensor& t : xs) in.push_back(t.dtype() == dtype ? t : as_type(t, dtype));
-  OpCall call{OpCode::concatenate, {}};
-  call.attrs.axis = a;
-  return apply(call, in, {out, dtype});
+  return apply(OpCall{OpCode::concatenate, AxisAttrs{a}}, in, {out, dtype});
 }
 
 Tensor reverse(const Tensor& x, const OptAxes& axes) {
@@ -189,9 +180,7 @@ Tensor reverse(const Tensor& x, const OptAxes& axes) {
   else
     for (int i = 0; i < x.rank(); ++i) ax.push_back(i);
   if (ax.empty()) return x;
-  OpCall call{OpCode::reverse, {}};
-  call.attrs.axes = ax;
-  return apply(call, {x}, {x.shape(), x.dtype()});
+  return apply(OpCall{OpCode::reverse, ReverseAttrs{ax}}, {x}, {x.shape(), x.dtype()});
 }
 
 }  // namespace nxv

@@ -3,9 +3,18 @@
 // The op set is small on purpose (tinygrad-style): every elementwise op is one OpCode::unary/binary/test
 // with its function id from shared/elementwise.def; reductions share OpCode::reduce, and so on. Each backend
 // has exactly one switch over OpCode.
+//
+// An op's parameters are one attribute struct of its family (ReduceAttrs, PadAttrs, ...), each field meaning one
+// thing. op_info() below says which struct each OpCode takes; call.attrs_as<ReduceAttrs>() reads it and throws
+// nxv::Error naming the op when the call holds another. A new family (linear algebra, FFT, control flow) adds its
+// struct to OpAttrs and its rows to op_info(), touching no other family.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "nxv/ops.hpp"
 #include "nxv/shape.hpp"
@@ -13,48 +22,44 @@
 namespace nxv {
 
 enum class OpCode : std::uint8_t {
-  unary,        // fn = UnaryFn; same dtype in and out
-  unary_test,   // fn = UnaryFn (is_nan, is_infinity, logical_not); result pred
-  binary,       // fn = BinaryFn; inputs of one dtype, broadcast to the result shape; same dtype out
-  binary_test,  // fn = BinaryFn (comparisons, logical ops); result pred
+  unary,        // same dtype in and out
+  unary_test,   // is_nan, is_infinity, logical_not; result pred
+  binary,       // inputs of one dtype, broadcast to the result shape; same dtype out
+  binary_test,  // comparisons, logical ops; result pred
   select,       // (pred, on_true, on_false), broadcast
   clip,         // (x, low, high), broadcast; same dtype
   cast,         // to out.dtype
-  reduce,       // fn = ReduceFn over `axes` (sorted); keep_axes
-  arg_reduce,   // fn = ArgReduceFn over axes[0] (or all axes flattened when axes is empty); result s64
+  reduce,       // sum, product, max, min, all, any over some axes
+  arg_reduce,   // the index of the first max/min (a NaN counts as both); result s64
   reshape,      // to out.shape: a view (backends share the input's storage; the tracer records it)
-  transpose,    // axes = permutation
-  broadcast,    // axes[i] = the output axis of input axis i
-  slice,        // starts, strides (lengths are the output shape)
-  pad,          // pad_low, pad_high, pad_interior; scalar = pad value
-  concatenate,  // axis
-  reverse,      // axes
-  dot,          // contract_a, batch_a, contract_b, batch_b
-  iota,         // axis
-  eye,          //
-  full,         // scalar
-  random_uniform,  // key, scalar = low, scalar2 = high
-  random_normal,   // key, scalar = mean, scalar2 = stddev
+  transpose,
+  broadcast,
+  slice,
+  pad,
+  concatenate,
+  reverse,
+  dot,
+  iota,
+  eye,
+  full,
+  random_uniform,
+  random_normal,
   // ---- convolution and windows (the CNN path) ----
   conv,            // (input, kernel) in canonical layouts [N, C, spatial...] / [O, I/groups, spatial...]
-                   // (permutations are applied by the front end as transposes); strides, pad_low/pad_high,
-                   // input_dilation, kernel_dilation, feature_groups, batch_groups
-  window_reduce,   // fn = ReduceFn (sum, product, max, min); window, strides, pad_low/pad_high,
-                   // window_dilation; padding takes the identity of fn
-  window_scatter,  // (x, source, init) fn = ReduceFn max/min: pooling's backward pass; window, strides,
-                   // pad_low/pad_high; source has the shape of window_reduce's output
+                   // (permutations are applied by the front end as transposes)
+  window_reduce,   // sum, product, max, min; padding takes the identity of fn
+  window_scatter,  // (x, source, init) max/min: pooling's backward pass; source has window_reduce's output shape
   // ---- indexing, sorting, scans ----
   take,             // (x, indices) along axis: out = x.shape[:axis] + indices.shape + x.shape[axis+1:]
   take_along_axis,  // (x, indices) along axis; indices broadcast-compatible with x except along axis
   gather,           // (x, indices[..., k]) indexes the leading k axes (Nx gather)
   indexed_add,      // (x, indices[n, k], updates[n, ...]); repeated indices accumulate in index order
   indexed_put,      // (x, indices[n, k], updates[n, ...]); for repeated indices the last update wins
-  put_slice,        // (x, slice) at attrs.starts (clamped so the slice fits, as Nx)
-  sort,             // along axis; fn = 0 ascending, 1 descending; stable; NaN sorts last (ascending)
+  put_slice,        // (x, slice) at starts (clamped so the slice fits, as Nx)
+  sort,             // stable; NaN sorts last (ascending)
   argsort,          // as sort, returns s64 indices
-  cumulative,       // fn = ReduceFn (sum, product, max, min) along axis; keep_axes = reverse
+  cumulative,       // sum, product, max, min scans
 };
-const char* op_name(OpCode code);
 
 // Function ids of the elementwise ops. The numbers are shared with the shaders (see elementwise.def).
 enum class UnaryFn : std::int32_t {
@@ -67,34 +72,204 @@ enum class BinaryFn : std::int32_t {
 #define NXV_BINARY(id, name, cls, expr) name = id,
 #include "shared/elementwise.def"
 };
+// The ids are specialization constants of reduce.comp, window.comp, cumulative.comp and arg_reduce.comp.
 enum class ReduceFn : std::int32_t { sum = 0, product = 1, max = 2, min = 3, all = 4, any = 5 };
 enum class ArgReduceFn : std::int32_t { argmax = 0, argmin = 1 };
 
 const char* fn_name(UnaryFn f);
 const char* fn_name(BinaryFn f);
 const char* fn_name(ReduceFn f);
+const char* fn_name(ArgReduceFn f);
 
-// The parameters of every op in one flat struct: each op reads the fields its comment above names.
-struct OpAttrs {
-  std::int32_t fn = 0;
-  Axes axes;
+// ---- The attribute structs, one per op family (op_info() says which op takes which) ----
+// Every field has an initializer, so that designated initializers may leave any out.
+
+// select, clip, cast, reshape, eye, gather, indexed_add, indexed_put: the inputs and the result type say it all.
+using NoAttrs = std::monostate;
+
+struct UnaryAttrs {
+  UnaryFn fn{};
+};
+
+struct BinaryAttrs {
+  BinaryFn fn{};
+};
+
+struct ReduceAttrs {
+  ReduceFn fn = ReduceFn::sum;
+  Axes axes{};             // the reduced axes, sorted
+  bool keep_axes = false;  // whether they stay as axes of size 1
+};
+
+struct ArgReduceAttrs {
+  ArgReduceFn fn = ArgReduceFn::argmax;
+  std::optional<std::int64_t> axis{};  // none: over all axes, the tensor flattened row-major
   bool keep_axes = false;
+};
+
+struct TransposeAttrs {
+  Axes permutation{};  // output axis i is input axis permutation[i]
+};
+
+struct BroadcastAttrs {
+  Axes axes{};  // input axis i becomes output axis axes[i]
+};
+
+struct SliceAttrs {
+  Shape starts{}, strides{};  // per axis; empty strides mean 1 on every axis. The lengths are the output shape
+};
+
+struct PadAttrs {
+  Shape low{}, high{}, interior{};  // per axis; negative low/high cut elements off
+  double value = 0.0;               // of the padding, converted to the dtype as by cast
+};
+
+// concatenate, iota, take, take_along_axis: the one axis they work along.
+struct AxisAttrs {
   std::int64_t axis = 0;
-  Shape starts, strides;
-  Shape pad_low, pad_high, pad_interior;
-  Axes contract_a, batch_a, contract_b, batch_b;
-  double scalar = 0.0, scalar2 = 0.0;
-  Key key;
-  // conv and window ops
-  Shape window, input_dilation, kernel_dilation, window_dilation;
+};
+
+struct ReverseAttrs {
+  Axes axes{};
+};
+
+struct DotAttrs {
+  Axes contract_a{}, batch_a{}, contract_b{}, batch_b{};
+};
+
+struct FullAttrs {
+  double value = 0.0;  // converted to the dtype as by cast
+};
+
+struct UniformAttrs {
+  Key key{};
+  double low = 0.0, high = 1.0;
+};
+
+struct NormalAttrs {
+  Key key{};
+  double mean = 0.0, stddev = 1.0;
+};
+
+struct ConvAttrs {
+  Shape strides{}, pad_low{}, pad_high{}, input_dilation{}, kernel_dilation{};  // per spatial axis
   std::int64_t feature_groups = 1, batch_groups = 1;
 };
+
+// window_reduce, window_scatter: windows span every axis of x.
+struct WindowAttrs {
+  ReduceFn fn = ReduceFn::sum;  // window_reduce: sum, product, max, min; window_scatter: max, min
+  Shape window{}, strides{}, pad_low{}, pad_high{}, window_dilation{};  // per axis
+};
+
+struct PutSliceAttrs {
+  Shape starts{};
+};
+
+// sort, argsort
+struct SortAttrs {
+  std::int64_t axis = 0;
+  bool descending = false;
+};
+
+struct CumulativeAttrs {
+  ReduceFn fn = ReduceFn::sum;  // sum, product, max, min
+  std::int64_t axis = 0;
+  bool reverse = false;  // scan from the end of the axis
+};
+
+using OpAttrs = std::variant<NoAttrs, UnaryAttrs, BinaryAttrs, ReduceAttrs, ArgReduceAttrs, TransposeAttrs,
+                             BroadcastAttrs, SliceAttrs, PadAttrs, AxisAttrs, ReverseAttrs, DotAttrs, FullAttrs,
+                             UniformAttrs, NormalAttrs, ConvAttrs, WindowAttrs, PutSliceAttrs, SortAttrs,
+                             CumulativeAttrs>;
+
+namespace detail {
+template <class A, class... Ts>
+constexpr std::size_t alternative_index(const std::variant<Ts...>*) {
+  std::size_t i = 0;
+  for (bool same : {std::is_same_v<A, Ts>...}) {
+    if (same) return i;
+    ++i;
+  }
+  return i;
+}
+}  // namespace detail
+
+// The position of attribute struct A in OpAttrs.
+template <class A>
+inline constexpr std::size_t attrs_index = detail::alternative_index<A>(static_cast<const OpAttrs*>(nullptr));
+
+// ---- The op table: each op's printed name and the attribute struct it takes ----
+// (No `default:`, so -Wswitch names an OpCode added without a row.)
+
+struct OpInfo {
+  const char* name;
+  std::size_t attrs;  // attrs_index of its struct
+};
+
+constexpr OpInfo op_info(OpCode code) {
+  switch (code) {
+    case OpCode::unary: return {"unary", attrs_index<UnaryAttrs>};
+    case OpCode::unary_test: return {"unary_test", attrs_index<UnaryAttrs>};
+    case OpCode::binary: return {"binary", attrs_index<BinaryAttrs>};
+    case OpCode::binary_test: return {"binary_test", attrs_index<BinaryAttrs>};
+    case OpCode::select: return {"select", attrs_index<NoAttrs>};
+    case OpCode::clip: return {"clip", attrs_index<NoAttrs>};
+    case OpCode::cast: return {"as_type", attrs_index<NoAttrs>};
+    case OpCode::reduce: return {"reduce", attrs_index<ReduceAttrs>};
+    case OpCode::arg_reduce: return {"arg_reduce", attrs_index<ArgReduceAttrs>};
+    case OpCode::reshape: return {"reshape", attrs_index<NoAttrs>};
+    case OpCode::transpose: return {"transpose", attrs_index<TransposeAttrs>};
+    case OpCode::broadcast: return {"broadcast", attrs_index<BroadcastAttrs>};
+    case OpCode::slice: return {"slice", attrs_index<SliceAttrs>};
+    case OpCode::pad: return {"pad", attrs_index<PadAttrs>};
+    case OpCode::concatenate: return {"concatenate", attrs_index<AxisAttrs>};
+    case OpCode::reverse: return {"reverse", attrs_index<ReverseAttrs>};
+    case OpCode::dot: return {"dot", attrs_index<DotAttrs>};
+    case OpCode::iota: return {"iota", attrs_index<AxisAttrs>};
+    case OpCode::eye: return {"eye", attrs_index<NoAttrs>};
+    case OpCode::full: return {"full", attrs_index<FullAttrs>};
+    case OpCode::random_uniform: return {"random_uniform", attrs_index<UniformAttrs>};
+    case OpCode::random_normal: return {"random_normal", attrs_index<NormalAttrs>};
+    case OpCode::conv: return {"conv", attrs_index<ConvAttrs>};
+    case OpCode::window_reduce: return {"window_reduce", attrs_index<WindowAttrs>};
+    case OpCode::window_scatter: return {"window_scatter", attrs_index<WindowAttrs>};
+    case OpCode::take: return {"take", attrs_index<AxisAttrs>};
+    case OpCode::take_along_axis: return {"take_along_axis", attrs_index<AxisAttrs>};
+    case OpCode::gather: return {"gather", attrs_index<NoAttrs>};
+    case OpCode::indexed_add: return {"indexed_add", attrs_index<NoAttrs>};
+    case OpCode::indexed_put: return {"indexed_put", attrs_index<NoAttrs>};
+    case OpCode::put_slice: return {"put_slice", attrs_index<PutSliceAttrs>};
+    case OpCode::sort: return {"sort", attrs_index<SortAttrs>};
+    case OpCode::argsort: return {"argsort", attrs_index<SortAttrs>};
+    case OpCode::cumulative: return {"cumulative", attrs_index<CumulativeAttrs>};
+  }
+  return {"?", attrs_index<NoAttrs>};
+}
+
+inline const char* op_name(OpCode code) { return op_info(code).name; }
+
+struct OpCall;
+// Throws the nxv::Error of attrs_as: `call` holds, or its op takes, another struct than the one at `wanted`.
+[[noreturn]] void attrs_mismatch(const OpCall& call, std::size_t wanted);
 
 struct OpCall {
   OpCode code;
   OpAttrs attrs;
+
+  // The attributes as the struct op_info(code) names; throws nxv::Error naming the op when that struct is not
+  // A, or the call holds another (either is a bug where the call was built or read).
+  template <class A>
+  const A& attrs_as() const {
+    static_assert(attrs_index<A> < std::variant_size_v<OpAttrs>, "not an attribute struct of OpAttrs");
+    const A* a = std::get_if<A>(&attrs);
+    if (a == nullptr || op_info(code).attrs != attrs_index<A>) attrs_mismatch(*this, attrs_index<A>);
+    return *a;
+  }
 };
-// "binary(add)" / "reduce(sum, axes=[1])": for errors, fallback counters and graph printing.
+
+// The op's name, or its function's for the ops that take one ("add", "sum", "argmax", "window_max",
+// "cumulative_sum"): for errors, fallback counters and graph printing.
 std::string describe(const OpCall& call);
 
 }  // namespace nxv

@@ -35,30 +35,25 @@ Tensor reduce_op(ReduceFn fn, const Tensor& x, const OptAxes& axes, bool keep) {
   if (fn == ReduceFn::sum || fn == ReduceFn::product) dtype = is_float(dtype) ? dtype : DType::s64;
   if (fn == ReduceFn::all || fn == ReduceFn::any) dtype = DType::pred;
   const Tensor in = (fn == ReduceFn::all || fn == ReduceFn::any || x.dtype() == dtype) ? x : as_type(x, dtype);
-  OpCall call{OpCode::reduce, {}};
-  call.attrs.fn = static_cast<std::int32_t>(fn);
-  call.attrs.axes = ax;
-  call.attrs.keep_axes = keep;
+  const OpCall call{OpCode::reduce, ReduceAttrs{fn, ax, keep}};
   return apply(call, {in}, {reduced_shape(x.shape(), ax, keep), dtype});
 }
 
 Tensor arg_reduce_op(ArgReduceFn fn, const Tensor& x, std::optional<int> axis, bool keep) {
-  const char* op = fn == ArgReduceFn::argmax ? "argmax" : "argmin";
+  const char* op = fn_name(fn);
   check_defined(x, op);
-  OpCall call{OpCode::arg_reduce, {}};
-  call.attrs.fn = static_cast<std::int32_t>(fn);
-  call.attrs.keep_axes = keep;
+  ArgReduceAttrs attrs{fn, std::nullopt, keep};
   Shape out;
   if (axis) {
     const int a = normalize_axis(*axis, x.rank(), op);
     NXV_CHECK(x.shape()[a] > 0, op, "cannot reduce the empty axis ", a, " of ", to_string(x.type()));
-    call.attrs.axes = {a};
-    out = reduced_shape(x.shape(), call.attrs.axes, keep);
+    attrs.axis = a;
+    out = reduced_shape(x.shape(), {a}, keep);
   } else {
     NXV_CHECK(x.size() > 0, op, "cannot reduce the empty tensor ", to_string(x.type()));
     if (keep) out = Shape::filled(x.rank(), 1);
   }
-  return apply(call, {x}, {out, DType::s64});
+  return apply(OpCall{OpCode::arg_reduce, attrs}, {x}, {out, DType::s64});
 }
 
 }  // namespace

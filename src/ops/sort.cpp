@@ -9,9 +9,7 @@ namespace {
 Tensor sort_call(OpCode code, const Tensor& x, int axis, bool descending, std::string_view op) {
   check_defined(x, op);
   NXV_CHECK(x.rank() >= 1, op, "cannot sort the rank-0 tensor ", to_string(x.type()));
-  OpCall call{code, {}};
-  call.attrs.axis = normalize_axis(axis, x.rank(), op);
-  call.attrs.fn = descending ? 1 : 0;
+  const OpCall call{code, SortAttrs{normalize_axis(axis, x.rank(), op), descending}};
   return apply(call, {x}, {x.shape(), code == OpCode::argsort ? DType::s64 : x.dtype()});
 }
 
@@ -20,10 +18,7 @@ Tensor cumulative(ReduceFn fn, const Tensor& x, int axis, bool reverse, std::str
   NXV_CHECK(x.rank() >= 1, op, "needs a tensor of rank >= 1, got ", to_string(x.type()));
   NXV_CHECK(x.dtype() != DType::pred, op, "is not defined for pred tensors (convert with as_type first), got ",
             to_string(x.type()));
-  OpCall call{OpCode::cumulative, {}};
-  call.attrs.fn = static_cast<std::int32_t>(fn);
-  call.attrs.axis = normalize_axis(axis, x.rank(), op);
-  call.attrs.keep_axes = reverse;
+  const OpCall call{OpCode::cumulative, CumulativeAttrs{fn, normalize_axis(axis, x.rank(), op), reverse}};
   return apply(call, {x}, x.type());
 }
 

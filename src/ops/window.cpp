@@ -25,15 +25,13 @@ WindowCall window_call(OpCode code, ReduceFn fn, const Tensor& x, const Shape& w
     for (std::int64_t v : given) NXV_CHECK(v >= 1, op, what, " ", to_string(given), " must be >= 1 on every axis");
     return Shape(given.begin(), given.end());
   };
-  WindowCall w{{code, {}}, {}};
-  OpAttrs& at = w.call.attrs;
-  at.fn = static_cast<std::int32_t>(fn);
-  at.window = window;
+  WindowAttrs at{.fn = fn, .window = window};
   at.strides = per_axis(o.strides, "strides");
   at.window_dilation = per_axis(o.window_dilations, "window_dilations");
   const Padding padding = o.padding.empty() ? padding_valid(r) : o.padding;
   NXV_CHECK(static_cast<int>(padding.size()) == r, op, "got ", padding.size(), " (low, high) padding pairs for ",
             to_string(x.type()), ", expected ", r);
+  Shape out;
   for (int i = 0; i < r; ++i) {
     NXV_CHECK(window[i] >= 1, op, "window ", to_string(window), " must be >= 1 on every axis");
     const auto [low, high] = padding[static_cast<std::size_t>(i)];
@@ -42,9 +40,9 @@ WindowCall window_call(OpCode code, ReduceFn fn, const Tensor& x, const Shape& w
     const std::int64_t span = x.dim(i) + low + high, extent = (window[i] - 1) * at.window_dilation[i] + 1;
     NXV_CHECK(span >= extent, op, "axis ", i, ": the padded size ", span, " of ", to_string(x.type()),
               " is smaller than the dilated window (", extent, "), so the result would be empty");
-    w.out.push_back((span - extent) / at.strides[i] + 1);
+    out.push_back((span - extent) / at.strides[i] + 1);
   }
-  return w;
+  return {OpCall{code, at}, out};
 }
 
 Tensor window_reduce(ReduceFn fn, const Tensor& x, const Shape& window, const WindowOptions& o) {

@@ -69,7 +69,7 @@ struct ConvGeometry {
   }
 };
 
-ConvGeometry conv_geometry(const OpAttrs& a, const Shape& x, const Shape& w, const Shape& out) {
+ConvGeometry conv_geometry(const ConvAttrs& a, const Shape& x, const Shape& w, const Shape& out) {
   ConvGeometry g;
   g.channels = x[1];
   g.out_channels = w[0];
@@ -96,7 +96,7 @@ ConvGeometry conv_geometry(const OpAttrs& a, const Shape& x, const Shape& w, con
 
 }  // namespace
 
-void conv(const OpAttrs& attrs, const Tensor& x, const Tensor& w, const TensorType& out, std::byte* dst) {
+void conv(const ConvAttrs& attrs, const Tensor& x, const Tensor& w, const TensorType& out, std::byte* dst) {
   const ConvGeometry g = conv_geometry(attrs, x.shape(), w.shape(), out.shape);
   const std::byte* xs = host_bytes(x);
   const std::byte* ws = host_bytes(w);

@@ -15,7 +15,7 @@
 namespace nxv::reference {
 
 // Counts along attrs.axis, converted to the dtype as by cast (u8 wraps past 255).
-void iota(const OpAttrs& attrs, const TensorType& out, std::byte* dst) {
+void iota(const AxisAttrs& attrs, const TensorType& out, std::byte* dst) {
   const int axis = static_cast<int>(attrs.axis);
   std::int64_t i = 0;
   for_each_index(out.shape, [&](const Shape& index) {
@@ -31,10 +31,10 @@ void eye(const TensorType& out, std::byte* dst) {
   });
 }
 
-// attrs.scalar converted to the dtype as by cast (NaN → 0 for integers, saturating).
-void full(const OpAttrs& attrs, const TensorType& out, std::byte* dst) {
+// attrs.value converted to the dtype as by cast (NaN → 0 for integers, saturating).
+void full(const FullAttrs& attrs, const TensorType& out, std::byte* dst) {
   const std::int64_t n = num_elements(out.shape);
-  for (std::int64_t i = 0; i < n; ++i) store_converted(out.dtype, dst, i, attrs.scalar);
+  for (std::int64_t i = 0; i < n; ++i) store_converted(out.dtype, dst, i, attrs.value);
 }
 
 namespace {
@@ -63,9 +63,9 @@ void check_float(const char* op, const TensorType& out) {
 }  // namespace
 
 // u in [0, 1): f32: (w0 >> 8) * 2^-24; f64: top53(w0, w1) * 2^-53. Value: low + (high - low) * u in double.
-void random_uniform(const OpAttrs& attrs, const TensorType& out, std::byte* dst) {
+void random_uniform(const UniformAttrs& attrs, const TensorType& out, std::byte* dst) {
   check_float("random_uniform", out);
-  const double low = attrs.scalar, high = attrs.scalar2;
+  const double low = attrs.low, high = attrs.high;
   const std::int64_t n = num_elements(out.shape);
   for (std::int64_t i = 0; i < n; ++i) {
     const auto w = philox_for_element(attrs.key, i);
@@ -77,9 +77,9 @@ void random_uniform(const OpAttrs& attrs, const TensorType& out, std::byte* dst)
 // Box–Muller on one block: u1 = (top53(w0, w1) + 1) * 2^-53 in (0, 1] (so the log is finite),
 // u2 = top53(w2, w3) * 2^-53 in [0, 1); z = sqrt(-2 log u1) * cos(2 pi u2) with nxv::math's log and cos (the
 // functions the shaders run, not std::log). Value: mean + stddev * z in double.
-void random_normal(const OpAttrs& attrs, const TensorType& out, std::byte* dst) {
+void random_normal(const NormalAttrs& attrs, const TensorType& out, std::byte* dst) {
   check_float("random_normal", out);
-  const double mean = attrs.scalar, stddev = attrs.scalar2;
+  const double mean = attrs.mean, stddev = attrs.stddev;
   const std::int64_t n = num_elements(out.shape);
   for (std::int64_t i = 0; i < n; ++i) {
     const auto w = philox_for_element(attrs.key, i);

@@ -31,7 +31,7 @@ C multiply_add(C a, C b, C acc) {
 
 }  // namespace
 
-void dot(const OpAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst) {
+void dot(const DotAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst) {
   const Shape a_strides = contiguous_strides(a.shape());
   const Shape b_strides = contiguous_strides(b.shape());
   // Each operand's stride along every output axis (0 along the other operand's free axes)...

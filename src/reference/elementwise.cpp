@@ -29,8 +29,8 @@ void for_each_element(const Shape& out, const std::array<const Tensor*, N>& inpu
 
 }  // namespace
 
-void unary(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
-  const auto fn = static_cast<UnaryFn>(attrs.fn);
+void unary(const UnaryAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+  const UnaryFn fn = attrs.fn;
   const std::byte* src = host_bytes(x);
   visit_dtype(out.dtype, [&]<class S, class C>() {
     for_each_element<1>(out.shape, {&x}, [&](std::int64_t i, const auto& at) {
@@ -39,8 +39,8 @@ void unary(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::by
   });
 }
 
-void unary_test(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
-  const auto fn = static_cast<UnaryFn>(attrs.fn);
+void unary_test(const UnaryAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+  const UnaryFn fn = attrs.fn;
   const std::byte* src = host_bytes(x);
   visit_dtype(x.dtype(), [&]<class S, class C>() {
     for_each_element<1>(out.shape, {&x}, [&](std::int64_t i, const auto& at) {
@@ -49,8 +49,8 @@ void unary_test(const OpAttrs& attrs, const Tensor& x, const TensorType& out, st
   });
 }
 
-void binary(const OpAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst) {
-  const auto fn = static_cast<BinaryFn>(attrs.fn);
+void binary(const BinaryAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst) {
+  const BinaryFn fn = attrs.fn;
   const std::byte* a_src = host_bytes(a);
   const std::byte* b_src = host_bytes(b);
   visit_dtype(out.dtype, [&]<class S, class C>() {
@@ -60,8 +60,8 @@ void binary(const OpAttrs& attrs, const Tensor& a, const Tensor& b, const Tensor
   });
 }
 
-void binary_test(const OpAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst) {
-  const auto fn = static_cast<BinaryFn>(attrs.fn);
+void binary_test(const BinaryAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst) {
+  const BinaryFn fn = attrs.fn;
   const std::byte* a_src = host_bytes(a);
   const std::byte* b_src = host_bytes(b);
   visit_dtype(a.dtype(), [&]<class S, class C>() {

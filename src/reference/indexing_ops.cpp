@@ -35,7 +35,7 @@ std::int64_t elements(const Shape& s, int first, int last) {
 // Takes along `axis` of x viewed as [outer, n, inner]; index_of(o, j, in) is the position of the index of output
 // element (o, j, in), the output being [outer, count, inner].
 template <class IndexOf>
-void take_rows(const OpAttrs& attrs, const Tensor& x, const Tensor& indices, std::int64_t count, std::byte* dst,
+void take_rows(const AxisAttrs& attrs, const Tensor& x, const Tensor& indices, std::int64_t count, std::byte* dst,
                IndexOf index_of) {
   const int axis = static_cast<int>(attrs.axis);
   const std::int64_t outer = elements(x.shape(), 0, axis), n = x.shape()[axis];
@@ -65,11 +65,11 @@ std::int64_t target_row(const Tensor& x, const Tensor& indices, std::int64_t b) 
 
 }  // namespace
 
-void take(const OpAttrs& attrs, const Tensor& x, const Tensor& indices, const TensorType& /*out*/, std::byte* dst) {
+void take(const AxisAttrs& attrs, const Tensor& x, const Tensor& indices, const TensorType& /*out*/, std::byte* dst) {
   take_rows(attrs, x, indices, indices.size(), dst, [](std::int64_t, std::int64_t j, std::int64_t) { return j; });
 }
 
-void take_along_axis(const OpAttrs& attrs, const Tensor& x, const Tensor& indices, const TensorType& /*out*/,
+void take_along_axis(const AxisAttrs& attrs, const Tensor& x, const Tensor& indices, const TensorType& /*out*/,
                      std::byte* dst) {
   const int axis = static_cast<int>(attrs.axis);
   const std::int64_t count = indices.shape()[axis], inner = elements(x.shape(), axis + 1, x.rank());
@@ -125,7 +125,7 @@ void indexed_put(const Tensor& x, const Tensor& indices, const Tensor& updates, 
 }
 
 // attrs.starts are clamped by the front end, so the slice fits.
-void put_slice(const OpAttrs& attrs, const Tensor& x, const Tensor& slice, const TensorType& /*out*/,
+void put_slice(const PutSliceAttrs& attrs, const Tensor& x, const Tensor& slice, const TensorType& /*out*/,
                std::byte* dst) {
   const std::size_t bytes = size_of(x.dtype());
   std::memcpy(dst, host_bytes(x), static_cast<std::size_t>(x.size()) * bytes);

@@ -23,16 +23,16 @@ void gather(const Tensor& x, std::int64_t base, const Shape& strides, const Tens
 
 }  // namespace
 
-// Output axis i is input axis perm[i].
-void transpose(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+// Output axis i is input axis permutation[i].
+void transpose(const TransposeAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
   const Shape in_strides = contiguous_strides(x.shape());
   Shape strides;
-  for (std::int64_t axis : attrs.axes) strides.push_back(in_strides[static_cast<int>(axis)]);
+  for (std::int64_t axis : attrs.permutation) strides.push_back(in_strides[static_cast<int>(axis)]);
   gather(x, 0, strides, out, dst);
 }
 
 // Input axis i becomes output axis attrs.axes[i]; its dimension is 1 (repeated) or the output's.
-void broadcast(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+void broadcast(const BroadcastAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
   const Shape in_strides = contiguous_strides(x.shape());
   Shape strides = Shape::filled(out.shape.size(), 0);
   for (int i = 0; i < x.rank(); ++i)
@@ -41,7 +41,7 @@ void broadcast(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std
 }
 
 // Output element j along axis k reads input element starts[k] + j * strides[k] (strides default to 1).
-void slice(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+void slice(const SliceAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
   const Shape in_strides = contiguous_strides(x.shape());
   std::int64_t base = 0;
   Shape strides;
@@ -53,7 +53,7 @@ void slice(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::by
   gather(x, base, strides, out, dst);
 }
 
-void reverse(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+void reverse(const ReverseAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
   Shape strides = contiguous_strides(x.shape());
   std::int64_t base = 0;
   for (std::int64_t axis : attrs.axes) {
@@ -64,11 +64,11 @@ void reverse(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::
   gather(x, base, strides, out, dst);
 }
 
-// Input element `index` lands at pad_low[k] + index[k] * (pad_interior[k] + 1) along each axis k, unless that
-// falls outside the output (a negative pad_low/pad_high cuts it); every other element is the pad value.
-void pad(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+// Input element `index` lands at low[k] + index[k] * (interior[k] + 1) along each axis k, unless that falls
+// outside the output (a negative low/high cuts it); every other element is the pad value.
+void pad(const PadAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
   const std::int64_t n = num_elements(out.shape);
-  for (std::int64_t i = 0; i < n; ++i) store_converted(out.dtype, dst, i, attrs.scalar);
+  for (std::int64_t i = 0; i < n; ++i) store_converted(out.dtype, dst, i, attrs.value);
   const std::byte* src = host_bytes(x);
   const auto elem = static_cast<std::int64_t>(size_of(out.dtype));
   const Shape out_strides = contiguous_strides(out.shape);
@@ -77,7 +77,7 @@ void pad(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte
     std::int64_t offset = 0;
     bool inside = true;
     for (int k = 0; k < index.size(); ++k) {
-      const std::int64_t position = attrs.pad_low[k] + index[k] * (attrs.pad_interior[k] + 1);
+      const std::int64_t position = attrs.low[k] + index[k] * (attrs.interior[k] + 1);
       inside = inside && position >= 0 && position < out.shape[k];
       offset += position * out_strides[k];
     }
@@ -87,7 +87,7 @@ void pad(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte
 }
 
 // Each input is copied into the output at an offset along attrs.axis equal to the sizes of the inputs before it.
-void concatenate(const OpAttrs& attrs, Inputs xs, const TensorType& out, std::byte* dst) {
+void concatenate(const AxisAttrs& attrs, Inputs xs, const TensorType& out, std::byte* dst) {
   const int axis = static_cast<int>(attrs.axis);
   const auto elem = static_cast<std::int64_t>(size_of(out.dtype));
   const Shape out_strides = contiguous_strides(out.shape);

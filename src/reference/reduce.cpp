@@ -95,14 +95,15 @@ C highest(DType type) {
 }
 
 // all/any: each value becomes x != 0 (NaN counts as true) and the fold runs in uint; the result is pred.
-void reduce_logical(ReduceFn fn, const OpAttrs& attrs, const Tensor& x, std::byte* dst) {
+void reduce_logical(const ReduceAttrs& attrs, const Tensor& x, std::byte* dst) {
   visit_dtype(x.dtype(), [&]<class S, class C>() {
     for_each_reduction<S, C>(x, attrs.axes, [&](std::int64_t i, const std::vector<C>& values) {
       std::vector<std::uint32_t> truth(values.size());
       for (std::size_t j = 0; j < values.size(); ++j) truth[j] = values[j] != C(0) ? 1u : 0u;
       const std::uint32_t r =
-          fn == ReduceFn::all ? reduce_in_order(truth, 1u, [](std::uint32_t a, std::uint32_t b) { return a & b; })
-                              : reduce_in_order(truth, 0u, [](std::uint32_t a, std::uint32_t b) { return a | b; });
+          attrs.fn == ReduceFn::all
+              ? reduce_in_order(truth, 1u, [](std::uint32_t a, std::uint32_t b) { return a & b; })
+              : reduce_in_order(truth, 0u, [](std::uint32_t a, std::uint32_t b) { return a | b; });
       store<std::uint8_t, std::uint32_t>(dst, i, r);
     });
   });
@@ -112,9 +113,9 @@ void reduce_logical(ReduceFn fn, const OpAttrs& attrs, const Tensor& x, std::byt
 
 // sum and product accumulate in the compute type (integers wrap; u8 computes in uint and truncates once at
 // the store, which is the same result mod 256); max/min use the NaN-propagating eval_max/eval_min.
-void reduce(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
-  const auto fn = static_cast<ReduceFn>(attrs.fn);
-  if (fn == ReduceFn::all || fn == ReduceFn::any) return reduce_logical(fn, attrs, x, dst);
+void reduce(const ReduceAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+  const ReduceFn fn = attrs.fn;
+  if (fn == ReduceFn::all || fn == ReduceFn::any) return reduce_logical(attrs, x, dst);
   visit_dtype(out.dtype, [&]<class S, class C>() {
     for_each_reduction<S, C>(x, attrs.axes, [&](std::int64_t i, const std::vector<C>& values) {
       C r{};
@@ -123,7 +124,7 @@ void reduce(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::b
         case ReduceFn::product: r = reduce_in_order(values, C(1), [](C a, C b) { return C(a * b); }); break;
         case ReduceFn::max: r = reduce_in_order(values, lowest<S, C>(out.dtype), eval_max<C>); break;
         case ReduceFn::min: r = reduce_in_order(values, highest<S, C>(out.dtype), eval_min<C>); break;
-        default: detail::fail("reference reduce: unknown reduction ", attrs.fn);
+        default: detail::fail("reference reduce: unknown reduction ", static_cast<int>(fn));
       }
       store<S, C>(dst, i, r);
     });
@@ -153,13 +154,13 @@ std::int64_t arg_index(const std::byte* src, std::int64_t base, std::int64_t len
 
 }  // namespace
 
-// Over attrs.axes[0], or over the flattened tensor when attrs.axes is empty; the result is s64.
-void arg_reduce(const OpAttrs& attrs, const Tensor& x, const TensorType& /*out*/, std::byte* dst) {
-  const bool is_max = static_cast<ArgReduceFn>(attrs.fn) == ArgReduceFn::argmax;
+// Over attrs.axis, or over the flattened tensor when it has none; the result is s64.
+void arg_reduce(const ArgReduceAttrs& attrs, const Tensor& x, const TensorType& /*out*/, std::byte* dst) {
+  const bool is_max = attrs.fn == ArgReduceFn::argmax;
   Shape outer_shape, outer_strides;
   std::int64_t len = num_elements(x.shape()), step = 1;
-  if (!attrs.axes.empty()) {
-    const int axis = static_cast<int>(attrs.axes[0]);
+  if (attrs.axis) {
+    const int axis = static_cast<int>(*attrs.axis);
     const Shape strides = contiguous_strides(x.shape());
     for (int a = 0; a < x.rank(); ++a) {
       if (a == axis) continue;

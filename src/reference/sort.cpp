@@ -44,9 +44,9 @@ bool sorts_before(C a, C b, bool descending) {
 
 // Calls f(line, order, values): the stable sorting permutation of each line and the line's values.
 template <class C, class S, class F>
-void for_each_sorted_line(const OpAttrs& attrs, const Tensor& x, F&& f) {
+void for_each_sorted_line(const SortAttrs& attrs, const Tensor& x, F&& f) {
   const Lines l = lines_of(x.shape(), static_cast<int>(attrs.axis));
-  const bool descending = attrs.fn != 0;
+  const bool descending = attrs.descending;
   const std::byte* src = host_bytes(x);
   std::vector<C> values(static_cast<std::size_t>(l.n));
   std::vector<std::int64_t> order(values.size());
@@ -61,7 +61,7 @@ void for_each_sorted_line(const OpAttrs& attrs, const Tensor& x, F&& f) {
 
 }  // namespace
 
-void sort(const OpAttrs& attrs, const Tensor& x, const TensorType& /*out*/, std::byte* dst) {
+void sort(const SortAttrs& attrs, const Tensor& x, const TensorType& /*out*/, std::byte* dst) {
   const std::byte* src = host_bytes(x);
   visit_dtype(x.dtype(), [&]<class S, class C>() {
     for_each_sorted_line<C, S>(attrs, x, [&](const Lines& l, std::int64_t line, const std::vector<std::int64_t>& order) {
@@ -70,7 +70,7 @@ void sort(const OpAttrs& attrs, const Tensor& x, const TensorType& /*out*/, std:
   });
 }
 
-void argsort(const OpAttrs& attrs, const Tensor& x, const TensorType& /*out*/, std::byte* dst) {
+void argsort(const SortAttrs& attrs, const Tensor& x, const TensorType& /*out*/, std::byte* dst) {
   visit_dtype(x.dtype(), [&]<class S, class C>() {
     for_each_sorted_line<C, S>(attrs, x, [&](const Lines& l, std::int64_t line, const std::vector<std::int64_t>& order) {
       for (std::int64_t j = 0; j < l.n; ++j) store<std::int64_t, std::int64_t>(dst, l.at(line, j), order[j]);
@@ -80,11 +80,11 @@ void argsort(const OpAttrs& attrs, const Tensor& x, const TensorType& /*out*/, s
 
 // out[0] = x[0], out[j] = out[j - 1] op x[j] (no identity first: a sum of -0.0 stays -0.0), in the compute type
 // (integers wrap; u8 accumulates in uint and each store keeps the low 8 bits), from the last element backwards
-// when attrs.keep_axes (reverse).
-void cumulative(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+// when attrs.reverse.
+void cumulative(const CumulativeAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
   const Lines l = lines_of(x.shape(), static_cast<int>(attrs.axis));
-  const auto fn = static_cast<ReduceFn>(attrs.fn);
-  const bool reverse = attrs.keep_axes;
+  const ReduceFn fn = attrs.fn;
+  const bool reverse = attrs.reverse;
   const std::byte* src = host_bytes(x);
   visit_dtype(out.dtype, [&]<class S, class C>() {
     auto combine = [fn](C a, C b) -> C {

@@ -19,7 +19,7 @@ namespace {
 
 // Calls f(x_offset) for the in-bounds elements of the window at output multi-index `out_index`, row-major.
 template <class F>
-void for_each_in_window(const OpAttrs& a, const Shape& x_shape, const Shape& x_strides, const Shape& out_index,
+void for_each_in_window(const WindowAttrs& a, const Shape& x_shape, const Shape& x_strides, const Shape& out_index,
                         F&& f) {
   for_each_index(a.window, [&](const Shape& k) {
     std::int64_t offset = 0;
@@ -66,8 +66,8 @@ bool is_nan(C v) {
 
 }  // namespace
 
-void window_reduce(const OpAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
-  const auto fn = static_cast<ReduceFn>(attrs.fn);
+void window_reduce(const WindowAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst) {
+  const ReduceFn fn = attrs.fn;
   const Shape strides = contiguous_strides(x.shape());
   const std::byte* src = host_bytes(x);
   visit_dtype(out.dtype, [&]<class S, class C>() {
@@ -80,9 +80,9 @@ void window_reduce(const OpAttrs& attrs, const Tensor& x, const TensorType& out,
   });
 }
 
-void window_scatter(const OpAttrs& attrs, const Tensor& x, const Tensor& source, const Tensor& init,
+void window_scatter(const WindowAttrs& attrs, const Tensor& x, const Tensor& source, const Tensor& init,
                     const TensorType& out, std::byte* dst) {
-  const bool is_max = static_cast<ReduceFn>(attrs.fn) == ReduceFn::max;
+  const bool is_max = attrs.fn == ReduceFn::max;
   const Shape strides = contiguous_strides(x.shape());
   const std::byte* xs = host_bytes(x);
   const std::byte* ss = host_bytes(source);

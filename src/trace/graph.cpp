@@ -29,7 +29,6 @@ std::string constant_text(const Tensor& t) {
 }  // namespace
 
 std::string format_call(const OpCall& call) {
-  const OpAttrs& a = call.attrs;
   std::ostringstream s;
   s << op_name(call.code);
   switch (call.code) {
@@ -37,47 +36,78 @@ std::string format_call(const OpCall& call) {
     case OpCode::unary_test:
     case OpCode::binary:
     case OpCode::binary_test: s << "(" << describe(call) << ")"; break;
-    case OpCode::reduce:
-    case OpCode::arg_reduce:
+    case OpCode::reduce: {
+      const ReduceAttrs& a = call.attrs_as<ReduceAttrs>();
       s << "(" << describe(call) << ", axes=" << to_string(a.axes) << (a.keep_axes ? ", keep_axes" : "") << ")";
       break;
-    case OpCode::transpose:
-    case OpCode::broadcast:
-    case OpCode::reverse: s << "(axes=" << to_string(a.axes) << ")"; break;
-    case OpCode::slice: s << "(starts=" << to_string(a.starts) << ", strides=" << to_string(a.strides) << ")"; break;
-    case OpCode::pad:
-      s << "(low=" << to_string(a.pad_low) << ", high=" << to_string(a.pad_high)
-        << ", interior=" << to_string(a.pad_interior) << ", value=" << a.scalar << ")";
+    }
+    case OpCode::arg_reduce: {
+      const ArgReduceAttrs& a = call.attrs_as<ArgReduceAttrs>();
+      const Axes axes = a.axis ? Axes{*a.axis} : Axes{};
+      s << "(" << describe(call) << ", axes=" << to_string(axes) << (a.keep_axes ? ", keep_axes" : "") << ")";
       break;
+    }
+    case OpCode::transpose: s << "(axes=" << to_string(call.attrs_as<TransposeAttrs>().permutation) << ")"; break;
+    case OpCode::broadcast: s << "(axes=" << to_string(call.attrs_as<BroadcastAttrs>().axes) << ")"; break;
+    case OpCode::reverse: s << "(axes=" << to_string(call.attrs_as<ReverseAttrs>().axes) << ")"; break;
+    case OpCode::slice: {
+      const SliceAttrs& a = call.attrs_as<SliceAttrs>();
+      s << "(starts=" << to_string(a.starts) << ", strides=" << to_string(a.strides) << ")";
+      break;
+    }
+    case OpCode::pad: {
+      const PadAttrs& a = call.attrs_as<PadAttrs>();
+      s << "(low=" << to_string(a.low) << ", high=" << to_string(a.high) << ", interior=" << to_string(a.interior)
+        << ", value=" << a.value << ")";
+      break;
+    }
     case OpCode::concatenate:
-    case OpCode::iota: s << "(axis=" << a.axis << ")"; break;
-    case OpCode::dot:
+    case OpCode::iota:
+    case OpCode::take:
+    case OpCode::take_along_axis: s << "(axis=" << call.attrs_as<AxisAttrs>().axis << ")"; break;
+    case OpCode::dot: {
+      const DotAttrs& a = call.attrs_as<DotAttrs>();
       s << "(contract=" << to_string(a.contract_a) << "x" << to_string(a.contract_b) << ", batch=" << to_string(a.batch_a)
         << "x" << to_string(a.batch_b) << ")";
       break;
-    case OpCode::full: s << "(" << a.scalar << ")"; break;
-    case OpCode::random_uniform:
-    case OpCode::random_normal:
-      s << "(key=" << key_text(a.key) << ", " << a.scalar << ", " << a.scalar2 << ")";
+    }
+    case OpCode::full: s << "(" << call.attrs_as<FullAttrs>().value << ")"; break;
+    case OpCode::random_uniform: {
+      const UniformAttrs& a = call.attrs_as<UniformAttrs>();
+      s << "(key=" << key_text(a.key) << ", " << a.low << ", " << a.high << ")";
       break;
-    case OpCode::conv:
+    }
+    case OpCode::random_normal: {
+      const NormalAttrs& a = call.attrs_as<NormalAttrs>();
+      s << "(key=" << key_text(a.key) << ", " << a.mean << ", " << a.stddev << ")";
+      break;
+    }
+    case OpCode::conv: {
+      const ConvAttrs& a = call.attrs_as<ConvAttrs>();
       s << "(strides=" << to_string(a.strides) << ", low=" << to_string(a.pad_low) << ", high=" << to_string(a.pad_high)
         << ", input_dilation=" << to_string(a.input_dilation) << ", kernel_dilation=" << to_string(a.kernel_dilation)
         << ", groups=" << a.feature_groups << "x" << a.batch_groups << ")";
       break;
+    }
     case OpCode::window_reduce:
-    case OpCode::window_scatter:
-      s << "(" << fn_name(static_cast<ReduceFn>(a.fn)) << ", window=" << to_string(a.window) << ", strides="
-        << to_string(a.strides) << ", low=" << to_string(a.pad_low) << ", high=" << to_string(a.pad_high) << ")";
+    case OpCode::window_scatter: {
+      const WindowAttrs& a = call.attrs_as<WindowAttrs>();
+      s << "(" << fn_name(a.fn) << ", window=" << to_string(a.window) << ", strides=" << to_string(a.strides)
+        << ", low=" << to_string(a.pad_low) << ", high=" << to_string(a.pad_high) << ")";
       break;
-    case OpCode::take:
-    case OpCode::take_along_axis:
+    }
     case OpCode::sort:
-    case OpCode::argsort: s << "(axis=" << a.axis << (a.fn ? ", descending" : "") << ")"; break;
-    case OpCode::cumulative:
-      s << "(" << fn_name(static_cast<ReduceFn>(a.fn)) << ", axis=" << a.axis << (a.keep_axes ? ", reverse" : "") << ")";
+    case OpCode::argsort: {
+      const SortAttrs& a = call.attrs_as<SortAttrs>();
+      s << "(axis=" << a.axis << (a.descending ? ", descending" : "") << ")";
       break;
-    case OpCode::put_slice: s << "(starts=" << to_string(a.starts) << ")"; break;
+    }
+    case OpCode::cumulative: {
+      const CumulativeAttrs& a = call.attrs_as<CumulativeAttrs>();
+      s << "(" << fn_name(a.fn) << ", axis=" << a.axis << (a.reverse ? ", reverse" : "") << ")";
+      break;
+    }
+    case OpCode::put_slice: s << "(starts=" << to_string(call.attrs_as<PutSliceAttrs>().starts) << ")"; break;
     case OpCode::gather:
     case OpCode::indexed_add:
     case OpCode::indexed_put:

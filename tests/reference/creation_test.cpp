@@ -23,8 +23,7 @@ TEST(ReferencePhilox, MatchesRandom123KnownAnswers) {
 }
 
 TEST(ReferenceIota, AlongEachAxisAndDtype) {
-  OpAttrs a;
-  a.axis = 1;
+  AxisAttrs a{.axis = 1};
   EXPECT_EQ(values<std::int32_t>(run(OpCode::iota, a, {}, {{2, 3}, DType::s32})),
             (std::vector<std::int32_t>{0, 1, 2, 0, 1, 2}));
   a.axis = 0;
@@ -44,44 +43,38 @@ TEST(ReferenceEye, RectangularAndPred) {
 }
 
 TEST(ReferenceFull, ScalarConvertedAsByCast) {
-  OpAttrs a;
-  a.scalar = 2.7;
+  FullAttrs a{.value = 2.7};
   EXPECT_EQ(values<std::int32_t>(run(OpCode::full, a, {}, {{2}, DType::s32})), (std::vector<std::int32_t>{2, 2}));
   EXPECT_EQ(values<float>(run(OpCode::full, a, {}, {{}, DType::f32})), (std::vector<float>{2.7f}));
-  a.scalar = 300;
+  a.value = 300;
   EXPECT_EQ(values<std::uint8_t>(run(OpCode::full, a, {}, {{1}, DType::u8})), (std::vector<std::uint8_t>{255}));
-  a.scalar = std::numeric_limits<double>::quiet_NaN();
+  a.value = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(values<std::int64_t>(run(OpCode::full, a, {}, {{1}, DType::s64})), (std::vector<std::int64_t>{0}));
   EXPECT_EQ(values<std::uint8_t>(run(OpCode::full, a, {}, {{1}, DType::pred})), (std::vector<std::uint8_t>{1}));
-  a.scalar = 0.5;
+  a.value = 0.5;
   EXPECT_EQ(values<std::uint8_t>(run(OpCode::full, a, {}, {{1}, DType::pred})), (std::vector<std::uint8_t>{1}));
   EXPECT_TRUE(values<double>(run(OpCode::full, a, {}, {{3, 0}, DType::f64})).empty());
 }
 
-OpAttrs random_attrs(Key key, double s1, double s2) {
-  OpAttrs a;
-  a.key = key;
-  a.scalar = s1;
-  a.scalar2 = s2;
-  return a;
-}
+UniformAttrs uniform_attrs(Key key, double low, double high) { return {.key = key, .low = low, .high = high}; }
+NormalAttrs normal_attrs(Key key, double mean, double stddev) { return {.key = key, .mean = mean, .stddev = stddev}; }
 
 TEST(ReferenceRandom, UniformElementZeroUnderKeyZeroUsesTheFirstKnownAnswer) {
   // Element 0 under key (0, 0) is the block of counter 0: w = 6627e8d5 e169c58d bc57ac4c 9b00dbd8.
-  auto f32 = values<float>(run(OpCode::random_uniform, random_attrs({0, 0}, -1, 3), {}, {{2}, DType::f32}));
+  auto f32 = values<float>(run(OpCode::random_uniform, uniform_attrs({0, 0}, -1, 3), {}, {{2}, DType::f32}));
   EXPECT_EQ(f32[0], static_cast<float>(-1.0 + 4.0 * (double(0x6627e8d5u >> 8) * 0x1p-24)));
-  auto f64 = values<double>(run(OpCode::random_uniform, random_attrs({0, 0}, 0, 1), {}, {{1}, DType::f64}));
+  auto f64 = values<double>(run(OpCode::random_uniform, uniform_attrs({0, 0}, 0, 1), {}, {{1}, DType::f64}));
   EXPECT_EQ(f64[0], double(((std::uint64_t{0x6627e8d5} << 32) | 0xe169c58d) >> 11) * 0x1p-53);
 }
 
 TEST(ReferenceRandom, ElementIUsesCounterIAndDependsOnTheKey) {
   const Key key{0xa4093822, 0x299f31d0};
-  auto r = values<double>(run(OpCode::random_uniform, random_attrs(key, 0, 1), {}, {{2, 3}, DType::f64}));
+  auto r = values<double>(run(OpCode::random_uniform, uniform_attrs(key, 0, 1), {}, {{2, 3}, DType::f64}));
   for (std::uint32_t i = 0; i < 6; ++i) {
     const Words w = philox4x32_10({i, 0, 0, 0}, {key.k0, key.k1});
     EXPECT_EQ(r[i], double(((std::uint64_t{w[0]} << 32) | w[1]) >> 11) * 0x1p-53) << "element " << i;
   }
-  auto other = values<double>(run(OpCode::random_uniform, random_attrs({1, 0}, 0, 1), {}, {{2, 3}, DType::f64}));
+  auto other = values<double>(run(OpCode::random_uniform, uniform_attrs({1, 0}, 0, 1), {}, {{2, 3}, DType::f64}));
   EXPECT_NE(r, other);
 }
 
@@ -89,15 +82,15 @@ TEST(ReferenceRandom, NormalElementZeroFollowsBoxMuller) {
   const double u1 = (double(((std::uint64_t{0x6627e8d5} << 32) | 0xe169c58d) >> 11) + 1.0) * 0x1p-53;
   const double u2 = double(((std::uint64_t{0xbc57ac4c} << 32) | 0x9b00dbd8) >> 11) * 0x1p-53;
   const double z = std::sqrt(-2.0 * math::nxv_log(u1)) * math::nxv_cos(6.283185307179586 * u2);
-  auto f64 = values<double>(run(OpCode::random_normal, random_attrs({0, 0}, 10, 2), {}, {{1}, DType::f64}));
+  auto f64 = values<double>(run(OpCode::random_normal, normal_attrs({0, 0}, 10, 2), {}, {{1}, DType::f64}));
   EXPECT_EQ(f64[0], 10 + 2 * z);
-  auto f32 = values<float>(run(OpCode::random_normal, random_attrs({0, 0}, 10, 2), {}, {{1}, DType::f32}));
+  auto f32 = values<float>(run(OpCode::random_normal, normal_attrs({0, 0}, 10, 2), {}, {{1}, DType::f32}));
   EXPECT_EQ(f32[0], static_cast<float>(10 + 2 * z));
 }
 
 TEST(ReferenceRandom, MomentsAndRange) {
   const int n = 20000;
-  auto u = values<float>(run(OpCode::random_uniform, random_attrs({7, 9}, 2, 5), {}, {{n}, DType::f32}));
+  auto u = values<float>(run(OpCode::random_uniform, uniform_attrs({7, 9}, 2, 5), {}, {{n}, DType::f32}));
   double sum = 0;
   for (float x : u) {
     EXPECT_GE(x, 2.0f);
@@ -105,7 +98,7 @@ TEST(ReferenceRandom, MomentsAndRange) {
     sum += x;
   }
   EXPECT_NEAR(sum / n, 3.5, 0.03);  // sd of the mean: (3 / sqrt(12)) / sqrt(n) ~ 0.006
-  auto z = values<double>(run(OpCode::random_normal, random_attrs({7, 9}, 0, 1), {}, {{n}, DType::f64}));
+  auto z = values<double>(run(OpCode::random_normal, normal_attrs({7, 9}, 0, 1), {}, {{n}, DType::f64}));
   double m = 0, m2 = 0;
   for (double x : z) {
     m += x;

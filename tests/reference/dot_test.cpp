@@ -8,13 +8,8 @@
 namespace nxv::reference_test {
 namespace {
 
-OpAttrs dot_attrs(Axes ca, Axes ba, Axes cb, Axes bb) {
-  OpAttrs a;
-  a.contract_a = ca;
-  a.batch_a = ba;
-  a.contract_b = cb;
-  a.batch_b = bb;
-  return a;
+DotAttrs dot_attrs(Axes ca, Axes ba, Axes cb, Axes bb) {
+  return {.contract_a = ca, .batch_a = ba, .contract_b = cb, .batch_b = bb};
 }
 
 // A[2x3] and B[3x2] as plain arrays, and their product C = A B (2x2), computed by hand.

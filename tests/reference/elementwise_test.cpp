@@ -11,12 +11,7 @@ namespace {
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const float kNaNf = std::numeric_limits<float>::quiet_NaN();
 
-OpAttrs fn(std::int32_t id) {
-  OpAttrs a;
-  a.fn = id;
-  return a;
-}
-const OpAttrs kAdd = fn(static_cast<std::int32_t>(BinaryFn::add));
+const BinaryAttrs kAdd{BinaryFn::add};
 
 TEST(ReferenceBinary, AddBroadcastsRowAcrossMatrix) {
   auto a = make<float>({1, 2, 3, 4, 5, 6}, {2, 3});
@@ -69,7 +64,7 @@ TEST(ReferenceBinary, IntegerArithmeticWraps) {
   auto v = make<std::uint8_t>({10, 5}, {2}, DType::u8);
   EXPECT_EQ(values<std::uint8_t>(run(OpCode::binary, kAdd, {u, v}, {{2}, DType::u8})),
             (std::vector<std::uint8_t>{4, 8}));  // 260 mod 256
-  const auto sub = fn(static_cast<std::int32_t>(BinaryFn::subtract));
+  const auto sub = BinaryAttrs{BinaryFn::subtract};
   EXPECT_EQ(values<std::uint8_t>(run(OpCode::binary, sub, {v, u}, {{2}, DType::u8})),
             (std::vector<std::uint8_t>{16, 2}));  // 10 - 250 = -240 = 16 mod 256
 }
@@ -77,7 +72,7 @@ TEST(ReferenceBinary, IntegerArithmeticWraps) {
 TEST(ReferenceBinary, MaxPropagatesNaN) {
   auto a = make<float>({1, kNaNf, 3}, {3});
   auto b = make<float>({2, 0, kNaNf}, {3});
-  auto r = values<float>(run(OpCode::binary, fn(static_cast<int>(BinaryFn::max)), {a, b}, {{3}, DType::f32}));
+  auto r = values<float>(run(OpCode::binary, BinaryAttrs{BinaryFn::max}, {a, b}, {{3}, DType::f32}));
   EXPECT_EQ(r[0], 2.0f);
   EXPECT_TRUE(std::isnan(r[1]));
   EXPECT_TRUE(std::isnan(r[2]));
@@ -86,19 +81,19 @@ TEST(ReferenceBinary, MaxPropagatesNaN) {
 TEST(ReferenceBinaryTest, LessBroadcastGivesPred) {
   auto a = make<float>({1, 5, 3, 7}, {2, 2});
   auto b = make<float>({4}, {});
-  auto r = run(OpCode::binary_test, fn(static_cast<int>(BinaryFn::less)), {a, b}, {{2, 2}, DType::pred});
+  auto r = run(OpCode::binary_test, BinaryAttrs{BinaryFn::less}, {a, b}, {{2, 2}, DType::pred});
   EXPECT_EQ(values<std::uint8_t>(r), (std::vector<std::uint8_t>{1, 0, 1, 0}));
 }
 
 TEST(ReferenceBinaryTest, LogicalAndOnPredInputs) {
   auto a = make<std::uint8_t>({0, 0, 1, 1}, {4}, DType::pred);
   auto b = make<std::uint8_t>({0, 1, 0, 1}, {4}, DType::pred);
-  auto r = run(OpCode::binary_test, fn(static_cast<int>(BinaryFn::logical_and)), {a, b}, {{4}, DType::pred});
+  auto r = run(OpCode::binary_test, BinaryAttrs{BinaryFn::logical_and}, {a, b}, {{4}, DType::pred});
   EXPECT_EQ(values<std::uint8_t>(r), (std::vector<std::uint8_t>{0, 0, 0, 1}));
 }
 
 TEST(ReferenceUnary, NegateRankZeroAndMatrix) {
-  const auto neg = fn(static_cast<int>(UnaryFn::negate));
+  const auto neg = UnaryAttrs{UnaryFn::negate};
   EXPECT_EQ(values<float>(run(OpCode::unary, neg, {make<float>({2}, {})}, {{}, DType::f32})),
             (std::vector<float>{-2}));
   EXPECT_EQ(values<std::int32_t>(run(OpCode::unary, neg, {make<std::int32_t>({1, -2, 0, 4}, {2, 2})},
@@ -108,7 +103,7 @@ TEST(ReferenceUnary, NegateRankZeroAndMatrix) {
 
 TEST(ReferenceUnaryTest, IsNanGivesPred) {
   auto x = make<double>({1.0, kNaN, -std::numeric_limits<double>::infinity()}, {3});
-  auto r = run(OpCode::unary_test, fn(static_cast<int>(UnaryFn::is_nan)), {x}, {{3}, DType::pred});
+  auto r = run(OpCode::unary_test, UnaryAttrs{UnaryFn::is_nan}, {x}, {{3}, DType::pred});
   EXPECT_EQ(values<std::uint8_t>(r), (std::vector<std::uint8_t>{0, 1, 0}));
 }
 

@@ -24,11 +24,10 @@ void expect_gather(OpCode op, const OpAttrs& attrs, const Shape& in, const Shape
 }
 
 TEST(ReferenceTranspose, MatrixAndRankThree) {
-  OpAttrs a;
-  a.axes = {1, 0};
+  TransposeAttrs a{.permutation = {1, 0}};
   EXPECT_EQ(values<float>(run(OpCode::transpose, a, {make<float>({1, 2, 3, 4, 5, 6}, {2, 3})}, {{3, 2}, DType::f32})),
             (std::vector<float>{1, 4, 2, 5, 3, 6}));
-  a.axes = {2, 0, 1};  // out[k][i][j] = x[i][j][k] over x: [2, 2, 3]
+  a.permutation = {2, 0, 1};  // out[k][i][j] = x[i][j][k] over x: [2, 2, 3]
   auto r = values<std::int32_t>(
       run(OpCode::transpose, a, {make(counting<std::int32_t>(12), {2, 2, 3})}, {{3, 2, 2}, DType::s32}));
   EXPECT_EQ(r, (std::vector<std::int32_t>{0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11}));
@@ -36,27 +35,24 @@ TEST(ReferenceTranspose, MatrixAndRankThree) {
 
 TEST(ReferenceTranspose, RankEight) {
   const Shape in{2, 1, 3, 1, 2, 2, 1, 2};
-  OpAttrs a;
-  a.axes = {7, 0, 5, 2, 6, 1, 4, 3};
+  TransposeAttrs a{.permutation = {7, 0, 5, 2, 6, 1, 4, 3}};
   Shape out;
-  for (auto p : a.axes) out.push_back(in[static_cast<int>(p)]);
+  for (auto p : a.permutation) out.push_back(in[static_cast<int>(p)]);
   expect_gather(OpCode::transpose, a, in, out, [&](const Index& o) {
     Index i(8);
-    for (int k = 0; k < 8; ++k) i[static_cast<std::size_t>(a.axes[k])] = o[static_cast<std::size_t>(k)];
+    for (int k = 0; k < 8; ++k) i[static_cast<std::size_t>(a.permutation[k])] = o[static_cast<std::size_t>(k)];
     return ravel(i, in);
   });
 }
 
 TEST(ReferenceTranspose, EmptyTensor) {
-  OpAttrs a;
-  a.axes = {1, 0};
+  TransposeAttrs a{.permutation = {1, 0}};
   EXPECT_TRUE(values<float>(run(OpCode::transpose, a, {make<float>({}, {0, 3})}, {{3, 0}, DType::f32})).empty());
 }
 
 TEST(ReferenceBroadcast, VectorIntoEitherAxis) {
   auto v = make<std::int32_t>({1, 2, 3}, {3});
-  OpAttrs a;
-  a.axes = {1};
+  BroadcastAttrs a{.axes = {1}};
   EXPECT_EQ(values<std::int32_t>(run(OpCode::broadcast, a, {v}, {{2, 3}, DType::s32})),
             (std::vector<std::int32_t>{1, 2, 3, 1, 2, 3}));
   a.axes = {0};
@@ -68,8 +64,7 @@ TEST(ReferenceBroadcast, VectorIntoEitherAxis) {
 }
 
 TEST(ReferenceBroadcast, SizeOneAxesRankZeroAndReorderedAxes) {
-  OpAttrs a;
-  a.axes = {0, 1};
+  BroadcastAttrs a{.axes = {0, 1}};
   EXPECT_EQ(values<float>(run(OpCode::broadcast, a, {make<float>({7, 8}, {2, 1})}, {{2, 3}, DType::f32})),
             (std::vector<float>{7, 7, 7, 8, 8, 8}));
   a.axes = {};
@@ -81,9 +76,7 @@ TEST(ReferenceBroadcast, SizeOneAxesRankZeroAndReorderedAxes) {
 }
 
 TEST(ReferenceSlice, StridedVectorAndMatrix) {
-  OpAttrs a;
-  a.starts = {1};
-  a.strides = {3};
+  SliceAttrs a{.starts = {1}, .strides = {3}};
   EXPECT_EQ(values<std::int32_t>(run(OpCode::slice, a, {make(counting<std::int32_t>(10), {10})}, {{3}, DType::s32})),
             (std::vector<std::int32_t>{1, 4, 7}));
   a.starts = {1, 0};
@@ -100,9 +93,7 @@ TEST(ReferenceSlice, StridedVectorAndMatrix) {
 
 TEST(ReferenceSlice, RankEightAndEmpty) {
   const Shape in{3, 2, 4, 1, 2, 3, 2, 2};
-  OpAttrs a;
-  a.starts = {1, 0, 1, 0, 1, 0, 0, 1};
-  a.strides = {1, 1, 2, 1, 1, 2, 1, 1};
+  SliceAttrs a{.starts = {1, 0, 1, 0, 1, 0, 0, 1}, .strides = {1, 1, 2, 1, 1, 2, 1, 1}};
   expect_gather(OpCode::slice, a, in, {2, 2, 2, 1, 1, 2, 2, 1}, [&](const Index& o) {
     Index i(8);
     for (int k = 0; k < 8; ++k)
@@ -114,13 +105,8 @@ TEST(ReferenceSlice, RankEightAndEmpty) {
   EXPECT_TRUE(values<float>(run(OpCode::slice, a, {make<float>({1, 2}, {2})}, {{0}, DType::f32})).empty());
 }
 
-OpAttrs pad_attrs(Shape low, Shape high, Shape interior, double value) {
-  OpAttrs a;
-  a.pad_low = low;
-  a.pad_high = high;
-  a.pad_interior = interior;
-  a.scalar = value;
-  return a;
+PadAttrs pad_attrs(Shape low, Shape high, Shape interior, double value) {
+  return {.low = low, .high = high, .interior = interior, .value = value};
 }
 
 TEST(ReferencePad, LowHighAndInterior) {
@@ -171,8 +157,7 @@ TEST(ReferencePad, RankEightWithInteriorAndNegativeEdges) {
 }
 
 TEST(ReferenceConcatenate, AlongColumnsWithAnEmptyPiece) {
-  OpAttrs a;
-  a.axis = 1;
+  AxisAttrs a{.axis = 1};
   auto r = run(OpCode::concatenate, a,
                {make<float>({1, 2}, {2, 1}), make<float>({}, {2, 0}), make<float>({3, 4, 5, 6}, {2, 2})},
                {{2, 3}, DType::f32});
@@ -190,8 +175,7 @@ TEST(ReferenceConcatenate, RankEight) {
   const auto na = num_elements(sa);
   std::vector<std::int32_t> vb = counting<std::int32_t>(num_elements(sb));
   for (auto& x : vb) x += static_cast<std::int32_t>(na);  // b's values continue after a's
-  OpAttrs a;
-  a.axis = 5;
+  AxisAttrs a{.axis = 5};
   auto r = values<std::int32_t>(
       run(OpCode::concatenate, a, {make(counting<std::int32_t>(na), sa), make(vb, sb)}, {out, DType::s32}));
   for (std::int64_t i = 0; i < num_elements(out); ++i) {
@@ -209,8 +193,7 @@ TEST(ReferenceConcatenate, RankEight) {
 
 TEST(ReferenceReverse, AxesOfMatrixAndNone) {
   auto m = make<float>({1, 2, 3, 4, 5, 6}, {2, 3});
-  OpAttrs a;
-  a.axes = {1};
+  ReverseAttrs a{.axes = {1}};
   EXPECT_EQ(values<float>(run(OpCode::reverse, a, {m}, {{2, 3}, DType::f32})), (std::vector<float>{3, 2, 1, 6, 5, 4}));
   a.axes = {0, 1};
   EXPECT_EQ(values<float>(run(OpCode::reverse, a, {m}, {{2, 3}, DType::f32})), (std::vector<float>{6, 5, 4, 3, 2, 1}));
@@ -222,8 +205,7 @@ TEST(ReferenceReverse, AxesOfMatrixAndNone) {
 
 TEST(ReferenceReverse, RankEight) {
   const Shape in{2, 3, 1, 2, 1, 2, 2, 1};
-  OpAttrs a;
-  a.axes = {0, 3, 5, 6};
+  ReverseAttrs a{.axes = {0, 3, 5, 6}};
   expect_gather(OpCode::reverse, a, in, in, [&](const Index& o) {
     Index i = o;
     for (auto k : a.axes) i[static_cast<std::size_t>(k)] = in[static_cast<int>(k)] - 1 - o[static_cast<std::size_t>(k)];

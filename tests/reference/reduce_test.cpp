@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "support/reference.hpp"
 
@@ -13,11 +14,7 @@ const float kNaNf = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
 
 Tensor reduce(ReduceFn f, const Tensor& x, const Axes& axes, const TensorType& out, bool keep = false) {
-  OpAttrs a;
-  a.fn = static_cast<std::int32_t>(f);
-  a.axes = axes;
-  a.keep_axes = keep;
-  return run(OpCode::reduce, a, {x}, out);
+  return run(OpCode::reduce, ReduceAttrs{.fn = f, .axes = axes, .keep_axes = keep}, {x}, out);
 }
 
 TEST(ReferenceReduce, SumOverEachAxisOfMatrix) {
@@ -148,11 +145,9 @@ TEST(ReferenceReduce, ReducedAxesFlattenRowMajorForTheOrder) {
   }
 }
 
-Tensor arg(ArgReduceFn f, const Tensor& x, const Axes& axes, const Shape& out) {
-  OpAttrs a;
-  a.fn = static_cast<std::int32_t>(f);
-  a.axes = axes;
-  return run(OpCode::arg_reduce, a, {x}, {out, DType::s64});
+// Over `axis`, or over the flattened tensor without one.
+Tensor arg(ArgReduceFn f, const Tensor& x, std::optional<std::int64_t> axis, const Shape& out) {
+  return run(OpCode::arg_reduce, ArgReduceAttrs{.fn = f, .axis = axis}, {x}, {out, DType::s64});
 }
 
 TEST(ReferenceArgReduce, TiesGiveTheFirstIndex) {

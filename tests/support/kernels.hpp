@@ -16,12 +16,11 @@ namespace nxv::vulkan::test {
 
 inline OpCall make_call(OpCode code, OpAttrs attrs = {}) { return OpCall{code, std::move(attrs)}; }
 
-inline OpAttrs reduce_attrs(ReduceFn fn, const Axes& axes) {
-  OpAttrs a;
-  a.fn = static_cast<int>(fn);
-  a.axes = axes;
-  return a;
-}
+// The attributes of elementwise function `fn`, an id of shared/elementwise.def (for loops over the ids).
+inline UnaryAttrs unary_attrs(int fn) { return {static_cast<UnaryFn>(fn)}; }
+inline BinaryAttrs binary_attrs(int fn) { return {static_cast<BinaryFn>(fn)}; }
+
+inline ReduceAttrs reduce_attrs(ReduceFn fn, const Axes& axes) { return {.fn = fn, .axes = axes}; }
 
 // A reduction's result shape over `axes` without keep_axes: the other axes of `s`.
 inline Shape reduced_shape(const Shape& s, const Axes& axes) {

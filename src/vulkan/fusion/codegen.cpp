@@ -195,14 +195,13 @@ class Generator {
 
   // The helper computing node `n`'s op, defined once per (op, function, dtypes); returns its name.
   std::string helper(const Node& n) {
-    const OpAttrs& attrs = n.call.attrs;
     const DType in = g_.nodes[n.inputs[0]].type.dtype, out = n.type.dtype;
     const std::string a = compute_type(in);
     std::ostringstream name, text;
     switch (n.call.code) {
       case OpCode::unary:
       case OpCode::unary_test: {
-        const ElementwiseEntry* e = unary_entry(attrs.fn);
+        const ElementwiseEntry* e = unary_entry(n.call.attrs_as<UnaryAttrs>().fn);
         name << "nxv_" << e->name << "_" << name_of(in);
         if (n.call.code == OpCode::unary_test)
           text << "uint " << name.str() << "(" << a << " x) { return " << e->expression << "; }\n";
@@ -213,7 +212,7 @@ class Generator {
       }
       case OpCode::binary:
       case OpCode::binary_test: {
-        const ElementwiseEntry* e = binary_entry(attrs.fn);
+        const ElementwiseEntry* e = binary_entry(n.call.attrs_as<BinaryAttrs>().fn);
         name << "nxv_" << e->name << "_" << name_of(in);
         if (n.call.code == OpCode::binary_test)
           text << "uint " << name.str() << "(" << a << " a, " << a << " b) { return " << e->expression << "; }\n";
@@ -266,7 +265,7 @@ class Generator {
                                    const std::string& out, const std::string& suffix, std::size_t push,
                                    NodeId shared_node = -1, const std::string& shared_array = "") {
     const Node& red = g_.nodes[k.reduce];
-    const auto fn = static_cast<ReduceFn>(red.call.attrs.fn);
+    const ReduceFn fn = red.call.attrs_as<ReduceAttrs>().fn;
     const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
     const DType input = dtype(red.inputs[0]);
     const std::string acc = logical ? "uint" : compute_type(input);
@@ -305,7 +304,7 @@ class Generator {
   void emit_reduction(std::ostringstream& s) {
     const Node& red = g_.nodes[k_.reduce];
     const std::int64_t outputs = num_elements(red.type.shape);
-    const ReduceLayout l = reduce_layout(k_.domain, red.call.attrs.axes, outputs);
+    const ReduceLayout l = reduce_layout(k_.domain, red.call.attrs_as<ReduceAttrs>().axes, outputs);
     if (!k_.inner.empty()) {
       emit_nested(s, l);
       return;
@@ -344,7 +343,7 @@ class Generator {
     const Kernel& inner = k_.inner[0];
     const Node& inner_node = g_.nodes[inner.reduce];
     const std::int64_t inner_outputs = num_elements(inner_node.type.shape);
-    const ReduceLayout li = reduce_layout(inner.domain, inner_node.call.attrs.axes, inner_outputs);
+    const ReduceLayout li = reduce_layout(inner.domain, inner_node.call.attrs_as<ReduceAttrs>().axes, inner_outputs);
     std::size_t inner_push = k_.push.size();
     for (const Kernel& e : k_.epilogue) inner_push += e.push.size();
     const ReduceCode ci = emit_reduce_functions(s, inner, "iin", "iout", "_inner", inner_push);

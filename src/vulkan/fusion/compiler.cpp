@@ -129,7 +129,8 @@ class FusedExecutable final : public Executable {
       std::uint64_t groups = 0;
       if (st.kind == Stage::Kind::reduction) {
         const Node& n = graph_.nodes[st.node];
-        const ReduceLayout l = reduce_layout(st.kernel.domain, n.call.attrs.axes, num_elements(n.type.shape));
+        const ReduceLayout l =
+            reduce_layout(st.kernel.domain, n.call.attrs_as<ReduceAttrs>().axes, num_elements(n.type.shape));
         groups = static_cast<std::uint64_t>(l.outputs * l.chunks);
         compiled_[s].chunks = l.chunks;
         compiled_[s].push = st.kernel.push;
@@ -352,10 +353,11 @@ class FusedExecutable final : public Executable {
     // than one chunk remains), as reduce.cpp runs it after its first.
     const Tensor partials({{outputs, c.chunks}, reduced->dtype}, vk,
                           std::make_shared<vulkan::VulkanStorage>(buffers.buffers[result]));
-    OpCall call = graph_.nodes[k.reduce].call;
-    call.attrs.axes = {1};
-    call.attrs.keep_axes = false;
-    const Tensor total = apply(call, std::vector<Tensor>{partials}, TensorType{{outputs}, reduced->dtype});
+    ReduceAttrs again = graph_.nodes[k.reduce].call.attrs_as<ReduceAttrs>();
+    again.axes = {1};
+    again.keep_axes = false;
+    const Tensor total =
+        apply(OpCall{OpCode::reduce, again}, std::vector<Tensor>{partials}, TensorType{{outputs}, reduced->dtype});
     const vulkan::BufferPtr& buffer = vulkan::buffer_of(total, "jit (vulkan compiler)");
     values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffer));
   }

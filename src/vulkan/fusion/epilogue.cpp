@@ -35,7 +35,7 @@ NodeId epilogue_host(const Graph& g, const Stage& s) {
   const Node& n = g.nodes[node];
   const std::int64_t outputs = num_elements(n.type.shape);
   if (outputs == 0) return -1;
-  const ReduceLayout l = reduce_layout(g.nodes[n.inputs[0]].type.shape, n.call.attrs.axes, outputs);
+  const ReduceLayout l = reduce_layout(g.nodes[n.inputs[0]].type.shape, n.call.attrs_as<ReduceAttrs>().axes, outputs);
   return l.chunks == 1 ? node : -1;
 }
 
@@ -81,7 +81,7 @@ bool read_elsewhere(const Graph& g, const std::vector<Stage>& stages, NodeId nod
 // The transposed dot as its own call: operands swapped, so its result is [N, M] for the original [M, N].
 bool transposed_dot_runs_tiled(const Graph& g, NodeId dot) {
   const Node& n = g.nodes[dot];
-  if (!n.call.attrs.batch_a.empty()) return false;
+  if (!n.call.attrs_as<DotAttrs>().batch_a.empty()) return false;
   const TransposedDot t = transposed_dot(n);
   return vulkan::kernels::runs_tiled_dot(t.call, g.nodes[n.inputs[1]].type, g.nodes[n.inputs[0]].type, t.type);
 }
@@ -105,9 +105,9 @@ Kernel reading_kernel(const Graph& g, NodeId reduce) {
 }  // namespace
 
 TransposedDot transposed_dot(const Node& dot) {
-  TransposedDot t{dot.call, {{dot.type.shape[1], dot.type.shape[0]}, dot.type.dtype}};
-  std::swap(t.call.attrs.contract_a, t.call.attrs.contract_b);
-  return t;
+  DotAttrs swapped = dot.call.attrs_as<DotAttrs>();
+  std::swap(swapped.contract_a, swapped.contract_b);
+  return {OpCall{OpCode::dot, swapped}, {{dot.type.shape[1], dot.type.shape[0]}, dot.type.dtype}};
 }
 
 namespace {

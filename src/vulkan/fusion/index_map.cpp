@@ -91,16 +91,18 @@ std::pair<NodeId, IndexMap> resolve(const Graph& g, NodeId x, IndexMap m, const 
     }
     if (!m.coords) break;
     if (n.call.code == OpCode::transpose) {
+      const Axes& permutation = n.call.attrs_as<TransposeAttrs>().permutation;
       std::vector<int> axis(in.size(), -1);
-      for (int j = 0; j < n.call.attrs.axes.size(); ++j) axis[n.call.attrs.axes[j]] = m.axis[j];
+      for (int j = 0; j < permutation.size(); ++j) axis[permutation[j]] = m.axis[j];
       m = coordinate_map(in, std::move(axis), domain);
       x = n.inputs[0];
       continue;
     }
     if (n.call.code == OpCode::broadcast) {
+      const Axes& axes = n.call.attrs_as<BroadcastAttrs>().axes;
       std::vector<int> axis(in.size(), -1);
       for (int i = 0; i < in.size(); ++i)
-        if (in[i] != 1) axis[i] = m.axis[n.call.attrs.axes[i]];
+        if (in[i] != 1) axis[i] = m.axis[axes[i]];
       m = coordinate_map(in, std::move(axis), domain);
       x = n.inputs[0];
       continue;

@@ -15,7 +15,7 @@ ReduceLayout layout_of(const Graph& g, const Stage& s) {
   const Node& n = g.nodes[s.node];
   const std::int64_t outputs = num_elements(n.type.shape);
   if (outputs == 0) return {};
-  ReduceLayout l = reduce_layout(s.kernel.domain, n.call.attrs.axes, outputs);
+  ReduceLayout l = reduce_layout(s.kernel.domain, n.call.attrs_as<ReduceAttrs>().axes, outputs);
   return l.chunks == 1 ? l : ReduceLayout{};
 }
 

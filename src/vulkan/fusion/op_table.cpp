@@ -30,7 +30,11 @@ const ElementwiseEntry* find(const Row* begin, const Row* end, int fn) {
 
 }  // namespace
 
-const ElementwiseEntry* unary_entry(int fn) { return find(std::begin(k_unary), std::end(k_unary), fn); }
-const ElementwiseEntry* binary_entry(int fn) { return find(std::begin(k_binary), std::end(k_binary), fn); }
+const ElementwiseEntry* unary_entry(UnaryFn fn) {
+  return find(std::begin(k_unary), std::end(k_unary), static_cast<int>(fn));
+}
+const ElementwiseEntry* binary_entry(BinaryFn fn) {
+  return find(std::begin(k_binary), std::end(k_binary), static_cast<int>(fn));
+}
 
 }  // namespace nxv::vulkan::fusion

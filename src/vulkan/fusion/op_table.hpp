@@ -14,7 +14,7 @@ struct ElementwiseEntry {
 };
 
 // nullptr for an id the table does not have.
-const ElementwiseEntry* unary_entry(int fn);
-const ElementwiseEntry* binary_entry(int fn);
+const ElementwiseEntry* unary_entry(UnaryFn fn);
+const ElementwiseEntry* binary_entry(BinaryFn fn);
 
 }  // namespace nxv::vulkan::fusion

@@ -69,7 +69,7 @@ class KernelBuilder {
       bits = 0;
       n.constant.copy_to(std::as_writable_bytes(std::span(&*bits, 1)).first(size_of(n.type.dtype)));
     } else if (is_op && n.call.code == OpCode::full) {
-      bits = vulkan::kernels::element_bits(n.call.attrs.scalar, n.type.dtype);
+      bits = vulkan::kernels::element_bits(n.call.attrs_as<FullAttrs>().value, n.type.dtype);
     }
     if (bits) ins.push = push_slot(*bits, n.type.dtype);
     if (ins.push >= 0) {
@@ -78,7 +78,7 @@ class KernelBuilder {
     } else if (is_op && n.call.code == OpCode::iota && m.coords) {
       ins.kind = Instruction::Kind::iota;
       ins.node = x;
-      const int d = m.axis[n.call.attrs.axis];
+      const int d = m.axis[n.call.attrs_as<AxisAttrs>().axis];
       if (d >= 0) {
         ins.inner = contiguous_strides(kernel_.domain)[d];
         ins.dim = kernel_.domain[d];
@@ -369,13 +369,13 @@ bool fusible(const Graph& graph, const Node& n) {
   switch (n.call.code) {
     case OpCode::unary:
     case OpCode::unary_test: {
-      const ElementwiseEntry* e = unary_entry(n.call.attrs.fn);
+      const ElementwiseEntry* e = unary_entry(n.call.attrs_as<UnaryAttrs>().fn);
       return e && in(0).shape == n.type.shape &&
              kernel_defines(e->cls, n.call.code == OpCode::unary_test, in(0).dtype);
     }
     case OpCode::binary:
     case OpCode::binary_test: {
-      const ElementwiseEntry* e = binary_entry(n.call.attrs.fn);
+      const ElementwiseEntry* e = binary_entry(n.call.attrs_as<BinaryAttrs>().fn);
       return e && in(0).dtype == in(1).dtype &&
              kernel_defines(e->cls, n.call.code == OpCode::binary_test, in(0).dtype);
     }
@@ -463,7 +463,8 @@ std::string to_string(const Plan& plan, const Graph& graph) {
     if (st.kind == Stage::Kind::reduction) {
       const Node& n = graph.nodes[st.node];
       const std::int64_t outputs = num_elements(n.type.shape);
-      if (outputs > 0) dispatches += reduce_layout(k.domain, n.call.attrs.axes, outputs).chunks > 1 ? 2 : 1;
+      const Axes& axes = n.call.attrs_as<ReduceAttrs>().axes;
+      if (outputs > 0) dispatches += reduce_layout(k.domain, axes, outputs).chunks > 1 ? 2 : 1;
       s << "reduction %" << st.node << " = " << format_call(n.call) << " : " << to_string(n.type) << " over ";
     } else if (st.kind == Stage::Kind::contraction) {
       const Node& n = graph.nodes[st.node];

@@ -16,7 +16,7 @@ bool reducible(const Graph& graph, const Node& n) {
   if (n.kind != NodeKind::op || n.call.code != OpCode::reduce) return false;
   const TensorType& in = graph.nodes[n.inputs[0]].type;
   if (!fits_u32(num_elements(in.shape)) || in.shape.size() == 0) return false;
-  const auto fn = static_cast<ReduceFn>(n.call.attrs.fn);
+  const ReduceFn fn = n.call.attrs_as<ReduceAttrs>().fn;
   const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
   return n.type.dtype == (logical ? DType::pred : in.dtype);
 }

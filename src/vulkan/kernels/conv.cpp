@@ -59,7 +59,7 @@ struct Plan {
 };
 
 std::optional<Plan> plan_conv(const OpCall& call, const TensorType& x, const TensorType& w, const TensorType& out) {
-  const OpAttrs& a = call.attrs;
+  const ConvAttrs& a = call.attrs_as<ConvAttrs>();
   if (!is_float(out.dtype) || x.dtype != out.dtype || w.dtype != out.dtype) return std::nullopt;
   if (!fits_u32(num_elements(x.shape)) || !fits_u32(num_elements(w.shape)) || !fits_u32(num_elements(out.shape)))
     return std::nullopt;

@@ -57,6 +57,16 @@ bool index_fill(bool eye, std::int64_t axis, const TensorType& out, BufferPtr& r
   return true;
 }
 
+// random.comp's parameters a and b: low and high (uniform), or mean and stddev (normal).
+RandomPush random_push(const OpCall& call, std::uint32_t count) {
+  if (call.code == OpCode::random_normal) {
+    const NormalAttrs& a = call.attrs_as<NormalAttrs>();
+    return {count, a.key.k0, a.key.k1, 0, a.mean, a.stddev};
+  }
+  const UniformAttrs& a = call.attrs_as<UniformAttrs>();
+  return {count, a.key.k0, a.key.k1, 0, a.low, a.high};
+}
+
 bool random(const OpCall& call, const TensorType& out, BufferPtr& result) {
   if (!is_float(out.dtype)) return false;
   static PipelineCache cache;
@@ -65,8 +75,7 @@ bool random(const OpCall& call, const TensorType& out, BufferPtr& result) {
   const auto key = static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(normal) << 8;
   const Pipeline* p = cache.get(key, [&] { return "random_" + std::string(name(out.dtype)); }, spec);
   result = allocate(out);
-  const RandomPush push{static_cast<std::uint32_t>(num_elements(out.shape)), call.attrs.key.k0, call.attrs.key.k1, 0,
-                        call.attrs.scalar, call.attrs.scalar2};
+  const RandomPush push = random_push(call, static_cast<std::uint32_t>(num_elements(out.shape)));
   if (push.count == 0) return true;
   const Grid g = grid_for_items(push.count);
   runtime().dispatch(p, {{&result, true}}, push_bytes(push), g.x, g.y);
@@ -91,11 +100,12 @@ bool creation(const OpCall& call, Inputs /*in*/, const TensorType& out, BufferPt
   const std::int64_t count = num_elements(out.shape);
   if (!fits_u32(count)) return false;
   switch (call.code) {
-    case OpCode::iota: return index_fill(false, call.attrs.axis, out, result);
+    case OpCode::iota: return index_fill(false, call.attrs_as<AxisAttrs>().axis, out, result);
     case OpCode::eye: return index_fill(true, 0, out, result);
     case OpCode::full:
       result = allocate(out);
-      fill(result, out.dtype, static_cast<std::uint64_t>(count), element_bits(call.attrs.scalar, out.dtype));
+      fill(result, out.dtype, static_cast<std::uint64_t>(count),
+           element_bits(call.attrs_as<FullAttrs>().value, out.dtype));
       return true;
     case OpCode::random_uniform:
     case OpCode::random_normal: return random(call, out, result);

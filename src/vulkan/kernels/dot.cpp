@@ -154,7 +154,7 @@ struct Problem {
 };
 
 std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const TensorType& b, const TensorType& out) {
-  const OpAttrs& at = call.attrs;
+  const DotAttrs& at = call.attrs_as<DotAttrs>();
   if (out.dtype == DType::pred || a.dtype != out.dtype || b.dtype != out.dtype) return std::nullopt;
   if (!fits_u32(num_elements(a.shape)) || !fits_u32(num_elements(b.shape)) || !fits_u32(num_elements(out.shape)))
     return std::nullopt;
@@ -177,7 +177,7 @@ std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const
 }
 
 DotLaunch launch_of(const OpCall& call, const Tensor& a, const Tensor& b, const Problem& p) {
-  const OpAttrs& at = call.attrs;
+  const DotAttrs& at = call.attrs_as<DotAttrs>();
   const Operand va = view(a, at.batch_a, p.free_a, at.contract_a);
   const Operand vb = view(b, at.batch_b, at.contract_b, p.free_b);
   DotLaunch l;

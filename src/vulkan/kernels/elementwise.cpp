@@ -35,9 +35,10 @@ void copy_axes(std::uint32_t (&dst)[R], const Shape& src) {
   for (int d = 0; d < src.size(); ++d) dst[d] = static_cast<std::uint32_t>(src[d]);
 }
 
-std::uint64_t pipeline_key(const OpCall& call, DType dtype, std::span<const Access> access) {
+// `fn`: the elementwise function id (0 for select and clip).
+std::uint64_t pipeline_key(const OpCall& call, std::int32_t fn, DType dtype, std::span<const Access> access) {
   std::uint64_t key = static_cast<std::uint64_t>(call.code) | static_cast<std::uint64_t>(dtype) << 8 |
-                      static_cast<std::uint64_t>(static_cast<std::uint32_t>(call.attrs.fn)) << 16;
+                      static_cast<std::uint64_t>(static_cast<std::uint32_t>(fn)) << 16;
   for (std::size_t i = 0; i < access.size(); ++i) key |= static_cast<std::uint64_t>(access[i]) << (48 + 4 * i);
   return key;
 }
@@ -49,10 +50,10 @@ PipelineCache& pipelines() {
 
 bool unary(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
   const bool test = call.code == OpCode::unary_test;
-  if (!kernel_defines(class_of(static_cast<UnaryFn>(call.attrs.fn)), test, x.dtype()) || x.shape() != out.shape)
-    return false;
-  const std::int32_t spec[] = {call.attrs.fn};
-  const Pipeline* p = pipelines().get(pipeline_key(call, x.dtype(), {}), [&] {
+  const UnaryFn fn = call.attrs_as<UnaryAttrs>().fn;
+  if (!kernel_defines(class_of(fn), test, x.dtype()) || x.shape() != out.shape) return false;
+  const std::int32_t spec[] = {static_cast<std::int32_t>(fn)};
+  const Pipeline* p = pipelines().get(pipeline_key(call, spec[0], x.dtype(), {}), [&] {
     return std::string(test ? "unary_test_" : "unary_") + variant_name(x.dtype());
   }, spec);
   result = allocate(out);
@@ -69,12 +70,12 @@ struct BinaryPush {
 
 bool binary(const OpCall& call, const Tensor& a, const Tensor& b, const TensorType& out, BufferPtr& result) {
   const bool test = call.code == OpCode::binary_test;
-  if (!kernel_defines(class_of(static_cast<BinaryFn>(call.attrs.fn)), test, a.dtype()) || a.dtype() != b.dtype())
-    return false;
+  const BinaryFn fn = call.attrs_as<BinaryAttrs>().fn;
+  if (!kernel_defines(class_of(fn), test, a.dtype()) || a.dtype() != b.dtype()) return false;
   const Broadcast<2> layout = broadcast_layout<2>({a.shape(), b.shape()}, out.shape);
-  const std::int32_t spec[] = {call.attrs.fn, static_cast<std::int32_t>(layout.access[0]),
+  const std::int32_t spec[] = {static_cast<std::int32_t>(fn), static_cast<std::int32_t>(layout.access[0]),
                                static_cast<std::int32_t>(layout.access[1])};
-  const Pipeline* p = pipelines().get(pipeline_key(call, a.dtype(), layout.access), [&] {
+  const Pipeline* p = pipelines().get(pipeline_key(call, spec[0], a.dtype(), layout.access), [&] {
     return std::string(test ? "binary_test_" : "binary_") + variant_name(a.dtype());
   }, spec);
   result = allocate(out);
@@ -117,7 +118,7 @@ bool ternary(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& re
   }
   const std::int32_t spec[] = {static_cast<std::int32_t>(layout.access[0]), static_cast<std::int32_t>(layout.access[1]),
                                static_cast<std::int32_t>(layout.access[2])};
-  const Pipeline* p = pipelines().get(pipeline_key(call, out.dtype, layout.access), [&] {
+  const Pipeline* p = pipelines().get(pipeline_key(call, 0, out.dtype, layout.access), [&] {
     return std::string(is_select ? "select_" : "clip_") + variant_name(out.dtype);
   }, spec);
   result = allocate(out);

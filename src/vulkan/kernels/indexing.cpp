@@ -56,7 +56,7 @@ void dispatch_items(const Pipeline* p, std::initializer_list<Binding> bindings, 
 }
 
 void run_take(const OpCall& call, const Tensor& x, const Tensor& indices, const TensorType& out, BufferPtr& result) {
-  const int axis = static_cast<int>(call.attrs.axis);
+  const int axis = static_cast<int>(call.attrs_as<AxisAttrs>().axis);
   const bool along = call.code == OpCode::take_along_axis;
   TakePush push{u32(num_elements(out.shape)), u32(x.shape()[axis]), 0, u32(elements(x.shape(), axis + 1, x.rank()))};
   push.count = u32(along ? indices.shape()[axis] : indices.size());
@@ -79,10 +79,11 @@ void run_gather(const Tensor& x, const Tensor& indices, const TensorType& out, B
 }
 
 void run_put_slice(const OpCall& call, const Tensor& x, const Tensor& slice, const TensorType& out, BufferPtr& result) {
+  const Shape& starts = call.attrs_as<PutSliceAttrs>().starts;
   PutSlicePush push{u32(x.size()), u32(x.rank()), {}, {}, {}};
   for (int d = 0; d < x.rank(); ++d) {
     push.shape[d] = u32(x.shape()[d]);
-    push.starts[d] = u32(call.attrs.starts[d]);
+    push.starts[d] = u32(starts[d]);
     push.slice_shape[d] = u32(slice.shape()[d]);
   }
   result = allocate(out);

@@ -69,14 +69,14 @@ void copy_concatenated(Inputs in, int axis, const TensorType& out, const BufferP
 }
 
 // Input element i of an axis lands at low + i * (interior + 1); negative low/high cut elements off.
-void copy_padded(const OpAttrs& attrs, const Tensor& x, const TensorType& out, const BufferPtr& dst) {
-  fill(dst, out.dtype, static_cast<std::uint64_t>(num_elements(out.shape)), element_bits(attrs.scalar, out.dtype));
+void copy_padded(const PadAttrs& attrs, const Tensor& x, const TensorType& out, const BufferPtr& dst) {
+  fill(dst, out.dtype, static_cast<std::uint64_t>(num_elements(out.shape)), element_bits(attrs.value, out.dtype));
   const Shape in_strides = row_major(x.shape());
   const Shape out_row = row_major(out.shape);
   Shape shape, out_strides;
   std::int64_t in_offset = 0, out_offset = 0;
   for (int d = 0; d < x.rank(); ++d) {
-    const std::int64_t low = attrs.pad_low[d], step = attrs.pad_interior[d] + 1, n = x.shape()[d];
+    const std::int64_t low = attrs.low[d], step = attrs.interior[d] + 1, n = x.shape()[d];
     const std::int64_t first = low >= 0 ? 0 : (-low + step - 1) / step;
     const std::int64_t room = out.shape[d] - 1 - low;  // the last output position an input element may take, - low
     const std::int64_t last = room < 0 ? -1 : std::min(n - 1, room / step);
@@ -110,29 +110,34 @@ bool movement(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& r
   if (!fits_u32(num_elements(out.shape))) return false;
   for (const Tensor& x : in)
     if (!fits_u32(x.size()) || x.dtype() != out.dtype) return false;
-  const OpAttrs& attrs = call.attrs;
   const Tensor& x = in[0];
   const Shape strides = row_major(x.shape());
   Shape in_strides;
   std::int64_t offset = 0;
   switch (call.code) {
-    case OpCode::transpose:
-      for (int i = 0; i < out.shape.size(); ++i) in_strides.push_back(strides[static_cast<int>(attrs.axes[i])]);
+    case OpCode::transpose: {
+      const Axes& permutation = call.attrs_as<TransposeAttrs>().permutation;
+      for (int i = 0; i < out.shape.size(); ++i) in_strides.push_back(strides[static_cast<int>(permutation[i])]);
       break;
-    case OpCode::broadcast:
+    }
+    case OpCode::broadcast: {
+      const Axes& axes = call.attrs_as<BroadcastAttrs>().axes;
       in_strides = Shape::filled(out.shape.size(), 0);
       for (int i = 0; i < x.rank(); ++i)
-        if (x.shape()[i] != 1) in_strides[static_cast<int>(attrs.axes[i])] = strides[i];
+        if (x.shape()[i] != 1) in_strides[static_cast<int>(axes[i])] = strides[i];
       break;
-    case OpCode::slice:
+    }
+    case OpCode::slice: {
+      const SliceAttrs& attrs = call.attrs_as<SliceAttrs>();
       for (int i = 0; i < x.rank(); ++i) {
         in_strides.push_back(strides[i] * (attrs.strides.empty() ? 1 : attrs.strides[i]));
         offset += attrs.starts[i] * strides[i];
       }
       break;
+    }
     case OpCode::reverse:
       in_strides = strides;
-      for (std::int64_t a : attrs.axes) {
+      for (std::int64_t a : call.attrs_as<ReverseAttrs>().axes) {
         const int axis = static_cast<int>(a);
         in_strides[axis] = -strides[axis];
         if (x.shape()[axis] > 0) offset += (x.shape()[axis] - 1) * strides[axis];
@@ -140,11 +145,11 @@ bool movement(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& r
       break;
     case OpCode::concatenate:
       result = allocate(out);
-      copy_concatenated(in, static_cast<int>(attrs.axis), out, result);
+      copy_concatenated(in, static_cast<int>(call.attrs_as<AxisAttrs>().axis), out, result);
       return true;
     case OpCode::pad:
       result = allocate(out);
-      copy_padded(attrs, x, out, result);
+      copy_padded(call.attrs_as<PadAttrs>(), x, out, result);
       return true;
     default: return false;
   }

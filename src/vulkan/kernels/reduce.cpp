@@ -62,13 +62,14 @@ bool vectorisable(const AxisGroups& kept, const AxisGroups& reduced) {
 }
 
 bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
-  const auto fn = static_cast<ReduceFn>(call.attrs.fn);
+  const ReduceAttrs& attrs = call.attrs_as<ReduceAttrs>();
+  const ReduceFn fn = attrs.fn;
   const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
   if (out.dtype != (logical ? DType::pred : x.dtype())) return false;
 
   BufferPtr src = buffer_of(x);
   AxisGroups kept, reduced;
-  split_axes(x.shape(), call.attrs.axes, kept, reduced);
+  split_axes(x.shape(), attrs.axes, kept, reduced);
   const std::int64_t outputs = num_elements(out.shape);
   std::int64_t length = num_elements(x.shape()) / std::max<std::int64_t>(outputs, 1);
   if (outputs == 0) length = 0;
@@ -76,9 +77,9 @@ bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, Buff
   DType src_dtype = x.dtype();
   for (;;) {
     const std::uint64_t chunks = std::max<std::uint64_t>(1, (static_cast<std::uint64_t>(length) + kChunk - 1) / kChunk);
-    const std::int32_t spec[] = {call.attrs.fn, src_dtype == DType::pred ? 1 : 255};
+    const std::int32_t spec[] = {static_cast<std::int32_t>(fn), src_dtype == DType::pred ? 1 : 255};
     const bool vec4 = !logical && vectorisable(kept, reduced);
-    const auto key = static_cast<std::uint64_t>(src_dtype) | static_cast<std::uint64_t>(call.attrs.fn) << 8 |
+    const auto key = static_cast<std::uint64_t>(src_dtype) | static_cast<std::uint64_t>(fn) << 8 |
                      static_cast<std::uint64_t>(vec4) << 16;
     const Pipeline* p = cache.get(key, [&] {
       return std::string(logical ? "reduce_bool_" : vec4 ? "reduce_vec4_" : "reduce_") + variant_name(src_dtype);
@@ -116,15 +117,16 @@ struct ArgPush {
 
 bool run_arg_reduce(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
   if (out.dtype != DType::s64) return false;
+  const ArgReduceAttrs& attrs = call.attrs_as<ArgReduceAttrs>();
   std::int64_t length = x.size(), inner = 1;
-  if (!call.attrs.axes.empty()) {
-    const int axis = static_cast<int>(call.attrs.axes[0]);
+  if (attrs.axis) {
+    const int axis = static_cast<int>(*attrs.axis);
     length = x.shape()[axis];
     for (int d = axis + 1; d < x.rank(); ++d) inner *= x.shape()[d];
   }
   static PipelineCache cache;
-  const std::int32_t spec[] = {call.attrs.fn};
-  const auto key = static_cast<std::uint64_t>(x.dtype()) | static_cast<std::uint64_t>(call.attrs.fn) << 8;
+  const std::int32_t spec[] = {static_cast<std::int32_t>(attrs.fn)};
+  const auto key = static_cast<std::uint64_t>(x.dtype()) | static_cast<std::uint64_t>(attrs.fn) << 8;
   const Pipeline* p = cache.get(key, [&] { return std::string("arg_reduce_") + variant_name(x.dtype()); }, spec);
   result = allocate(out);
   ArgPush push{static_cast<std::uint32_t>(num_elements(out.shape)), static_cast<std::uint32_t>(length),

@@ -54,21 +54,23 @@ AxisLast axis_last(const Shape& shape, int axis) {
 }
 
 bool run_sort(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
-  const int axis = static_cast<int>(call.attrs.axis);
+  const SortAttrs& attrs = call.attrs_as<SortAttrs>();
+  const int axis = static_cast<int>(attrs.axis);
   const bool last = axis == x.rank() - 1;
   const std::int64_t n = x.shape()[axis];
   const std::int64_t lines = n == 0 ? 0 : x.size() / n;
   const DType dtype = x.dtype();
   const AxisLast moved = axis_last(x.shape(), axis);
   const BufferPtr src = last ? buffer_of(x) : materialize(buffer_of(x), dtype, moved.shape, moved.strides_in);
-  const SortedLines sorted = sort_lines(src, dtype, lines, n, call.attrs.fn != 0);
+  const SortedLines sorted = sort_lines(src, dtype, lines, n, attrs.descending);
   const BufferPtr& wanted = call.code == OpCode::sort ? sorted.values : sorted.positions;
   result = last ? wanted : materialize(wanted, out.dtype, x.shape(), moved.strides_back);
   return true;
 }
 
 bool run_cumulative(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
-  const int axis = static_cast<int>(call.attrs.axis);
+  const CumulativeAttrs& attrs = call.attrs_as<CumulativeAttrs>();
+  const int axis = static_cast<int>(attrs.axis);
   CumulativePush push{};
   push.n = static_cast<std::uint32_t>(x.shape()[axis]);
   push.inner = 1;
@@ -77,9 +79,9 @@ bool run_cumulative(const OpCall& call, const Tensor& x, const TensorType& out, 
   result = allocate(out);
   if (push.lines == 0) return true;
   static PipelineCache cache;
-  const std::int32_t spec[] = {call.attrs.fn, call.attrs.keep_axes ? 1 : 0};
-  const std::uint64_t key = static_cast<std::uint64_t>(x.dtype()) | static_cast<std::uint64_t>(call.attrs.fn) << 8 |
-                            (call.attrs.keep_axes ? 1u : 0u) << 16;
+  const std::int32_t spec[] = {static_cast<std::int32_t>(attrs.fn), attrs.reverse ? 1 : 0};
+  const std::uint64_t key = static_cast<std::uint64_t>(x.dtype()) | static_cast<std::uint64_t>(attrs.fn) << 8 |
+                            (attrs.reverse ? 1u : 0u) << 16;
   const Pipeline* p = cache.get(key, [&] { return std::string("cumulative_") + variant_name(x.dtype()); }, spec);
   const Grid g = grid_for_items(push.lines);
   runtime().dispatch(p, {{&buffer_of(x), false}, {&result, true}}, push_bytes(push), g.x, g.y);

@@ -28,7 +28,7 @@ struct Axis {
 };
 
 // The window geometry over 4 axes (leading ones padded), or false when more than 4 remain after merging.
-bool window_push(const OpAttrs& a, const Shape& x, const Shape& out, WindowPush& push) {
+bool window_push(const WindowAttrs& a, const Shape& x, const Shape& out, WindowPush& push) {
   std::vector<Axis> axes;
   for (int d = 0; d < x.size(); ++d) {
     const Axis axis{x[d], out[d], a.window[d], a.strides[d], a.pad_low[d], a.window_dilation[d]};
@@ -57,10 +57,10 @@ bool window_push(const OpAttrs& a, const Shape& x, const Shape& out, WindowPush&
 
 enum class Pass : std::uint64_t { reduce = 0, select = 1, scatter = 2 };
 
-const Pipeline* window_pipeline(Pass pass, DType dtype, std::int32_t fn) {
+const Pipeline* window_pipeline(Pass pass, DType dtype, ReduceFn fn) {
   static PipelineCache cache;
   static const char* const names[] = {"window_reduce_", "window_select_", "window_scatter_"};
-  const std::int32_t spec[] = {fn};
+  const std::int32_t spec[] = {static_cast<std::int32_t>(fn)};
   const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(fn) << 8 |
                    static_cast<std::uint64_t>(pass) << 16;
   return cache.get(key, [&] { return names[static_cast<int>(pass)] + std::string(variant_name(dtype)); }, spec);
@@ -75,7 +75,7 @@ void dispatch_items(const Pipeline* p, std::initializer_list<Binding> bindings, 
 
 bool window(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
   const Tensor& x = in[0];
-  const OpAttrs& a = call.attrs;
+  const WindowAttrs& a = call.attrs_as<WindowAttrs>();
   if (x.dtype() == DType::pred || out.dtype == DType::pred || x.dtype() != out.dtype) return false;
   if (!fits_u32(x.size()) || !fits_u32(num_elements(out.shape))) return false;
   const Shape windows = call.code == OpCode::window_reduce ? out.shape : in[1].shape();

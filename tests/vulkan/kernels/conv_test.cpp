@@ -24,23 +24,15 @@ class SplitPolicy {
   SplitPolicy& operator=(const SplitPolicy&) = delete;
 };
 
-OpAttrs conv_attrs(int spatial, std::int64_t pad = 0) {
-  OpAttrs a;
-  for (int i = 0; i < spatial; ++i) {
-    a.strides.push_back(1);
-    a.pad_low.push_back(pad);
-    a.pad_high.push_back(pad);
-    a.input_dilation.push_back(1);
-    a.kernel_dilation.push_back(1);
-  }
-  a.feature_groups = a.batch_groups = 1;
-  return a;
+ConvAttrs conv_attrs(int spatial, std::int64_t pad = 0) {
+  const Shape ones = Shape::filled(spatial, 1), pads = Shape::filled(spatial, pad);
+  return {.strides = ones, .pad_low = pads, .pad_high = pads, .input_dilation = ones, .kernel_dilation = ones};
 }
 
 struct ChunkCase {
   const char* name;
   Shape x, w, out;
-  OpAttrs attrs;
+  ConvAttrs attrs;
 };
 
 std::vector<ChunkCase> chunk_cases() {
@@ -53,10 +45,9 @@ std::vector<ChunkCase> chunk_cases() {
   // 2-D with padding: taps on the padding take part in every chunk they fall in.
   cases.push_back({"2d-padded", {2, 12, 9, 9}, {4, 12, 5, 5}, {2, 4, 9, 9}, conv_attrs(2, 2)});
   // LeNet's first kernel gradient, at batch 8: 150 outputs, 8 * 28 * 28 = 6272 terms.
-  OpAttrs grad = conv_attrs(2, 2);
-  cases.push_back({"kernel-gradient", {1, 8, 28, 28}, {6, 8, 28, 28}, {1, 6, 5, 5}, grad});
+  cases.push_back({"kernel-gradient", {1, 8, 28, 28}, {6, 8, 28, 28}, {1, 6, 5, 5}, conv_attrs(2, 2)});
   // Feature groups: each group's channels form their own sequence of chunks.
-  OpAttrs grouped = conv_attrs(2);
+  ConvAttrs grouped = conv_attrs(2);
   grouped.feature_groups = 2;
   cases.push_back({"grouped", {2, 40, 4, 4}, {6, 20, 4, 4}, {2, 6, 1, 1}, grouped});
   return cases;

@@ -33,13 +33,8 @@ struct Case {
   const char* what;
 };
 
-OpAttrs attrs_of(const Case& c) {
-  OpAttrs a;
-  a.contract_a = c.contract_a;
-  a.batch_a = c.batch_a;
-  a.contract_b = c.contract_b;
-  a.batch_b = c.batch_b;
-  return a;
+DotAttrs attrs_of(const Case& c) {
+  return {.contract_a = c.contract_a, .batch_a = c.batch_a, .contract_b = c.contract_b, .batch_b = c.batch_b};
 }
 
 // Tiles are 64 or 128 along M and N and slabs 16 along K; vectors are 4 (f32) or 2 (f64) elements.

@@ -14,12 +14,6 @@ using nxv::testing::test_data;
 
 const std::int64_t kSizes[] = {0, 1, 3, 4, 5, 1023, 4097};
 
-OpAttrs fn_attrs(int fn) {
-  OpAttrs a;
-  a.fn = fn;
-  return a;
-}
-
 TEST(VulkanKernelsFastPaths, ContiguousSlicesAlignedAndNot) {
   NXV_REQUIRE_VULKAN();
   for (DType t : all_dtypes)
@@ -27,9 +21,7 @@ TEST(VulkanKernelsFastPaths, ContiguousSlicesAlignedAndNot) {
       // start 0 (aligned for every element size), 2 (aligned for 8-byte elements only), 4, 16, and odd starts.
       for (std::int64_t start : {0, 1, 2, 3, 4, 16, 17}) {
         const std::int64_t in = n + start + 2;
-        OpAttrs a;
-        a.starts = {start};
-        a.strides = {1};
+        const SliceAttrs a{.starts = {start}, .strides = {1}};
         expect_kernel_parity(make_call(OpCode::slice, a), {test_data(t, {in}, 3 + n)}, {{n}, t},
                              "slice of " + std::string(name(t)) + "[" + std::to_string(in) + "] from " +
                                  std::to_string(start) + " length " + std::to_string(n));
@@ -42,16 +34,12 @@ TEST(VulkanKernelsFastPaths, ContiguousRowSlicesAndConcatenation) {
     for (std::int64_t rows : {1, 3, 4}) {
       // Rows [1, 1 + rows) of a [6, cols] tensor: one contiguous run starting at cols elements.
       for (std::int64_t cols : {1, 4, 5, 16, 1023}) {
-        OpAttrs a;
-        a.starts = {1, 0};
-        a.strides = {1, 1};
+        const SliceAttrs a{.starts = {1, 0}, .strides = {1, 1}};
         expect_kernel_parity(make_call(OpCode::slice, a), {test_data(t, {6, cols}, 9)}, {{rows, cols}, t},
                              "row slice of " + std::string(name(t)) + "[6, " + std::to_string(cols) + "]");
       }
       // Concatenation along axis 0: each part is a contiguous run at an offset of the output.
-      OpAttrs c;
-      c.axis = 0;
-      expect_kernel_parity(make_call(OpCode::concatenate, c),
+      expect_kernel_parity(make_call(OpCode::concatenate, AxisAttrs{.axis = 0}),
                            {test_data(t, {rows, 1023}, 5), test_data(t, {1, 1023}, 6), test_data(t, {2, 1023}, 7)},
                            {{rows + 3, 1023}, t}, "concatenate of " + std::string(name(t)) + " rows");
     }
@@ -62,16 +50,14 @@ TEST(VulkanKernelsFastPaths, UnaryEveryDtypeAndTailLength) {
   for (DType t : all_dtypes)
     for (std::int64_t n : kSizes) {
       const Tensor x = test_data(t, {n}, 21 + n);
-      const auto neg = static_cast<int>(UnaryFn::negate);
       if (t != DType::pred)
-        expect_kernel_parity(make_call(OpCode::unary, fn_attrs(neg)), {x}, {x.shape(), t},
+        expect_kernel_parity(make_call(OpCode::unary, UnaryAttrs{UnaryFn::negate}), {x}, {x.shape(), t},
                              "negate of " + to_string(x.type()));
       if (is_float(t)) {
-        const auto exp = static_cast<int>(UnaryFn::exp);
-        expect_kernel_parity(make_call(OpCode::unary, fn_attrs(exp)), {x}, {x.shape(), t},
+        expect_kernel_parity(make_call(OpCode::unary, UnaryAttrs{UnaryFn::exp}), {x}, {x.shape(), t},
                              "exp of " + to_string(x.type()));
-        const auto nan = static_cast<int>(UnaryFn::is_nan);
-        expect_kernel_parity(make_call(OpCode::unary_test, fn_attrs(nan)), {x}, {x.shape(), DType::pred},
+        expect_kernel_parity(make_call(OpCode::unary_test, UnaryAttrs{UnaryFn::is_nan}), {x},
+                             {x.shape(), DType::pred},
                              "is_nan of " + to_string(x.type()));
       }
     }
@@ -88,7 +74,7 @@ TEST(VulkanKernelsFastPaths, BinaryContiguousAndSingleElementOperands) {
         if (!test && t == DType::pred) continue;
         const Tensor a = test_data(t, {n}, 1 + n), b = test_data(t, {n}, 2 + n);
         const Tensor s = test_data(t, {}, 3 + n), s1 = test_data(t, {1}, 4 + n);
-        const OpCall call = make_call(test ? OpCode::binary_test : OpCode::binary, fn_attrs(fn));
+        const OpCall call = make_call(test ? OpCode::binary_test : OpCode::binary, binary_attrs(fn));
         const TensorType out{{n}, test ? DType::pred : t};
         const std::string what = std::string(fn_name(static_cast<BinaryFn>(fn))) + " of " + std::string(name(t)) + "[" +
                                  std::to_string(n) + "]";

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 
 #include "ops/elementwise_class.hpp"
 #include "support/kernels.hpp"
@@ -23,12 +24,6 @@ bool applies(Class cls, DType t) {
   return cls == Class::TEST || cls == Class::NUM || (cls == Class::FLOAT) == is_float(t);
 }
 
-OpAttrs fn_attrs(int fn) {
-  OpAttrs a;
-  a.fn = fn;
-  return a;
-}
-
 TEST(VulkanKernels, UnaryEveryFunctionAndDtype) {
   NXV_REQUIRE_VULKAN();
   for (DType t : all_dtypes)
@@ -40,7 +35,7 @@ TEST(VulkanKernels, UnaryEveryFunctionAndDtype) {
       const bool trig = fn == static_cast<int>(UnaryFn::sin) || fn == static_cast<int>(UnaryFn::cos);
       if (t == DType::f64 && trig) x = select(greater(abs(x), 1e6), zeros(x.shape(), DType::f64, x.backend()), x);
       const OpCode code = cls == Class::TEST ? OpCode::unary_test : OpCode::unary;
-      expect_kernel_parity(make_call(code, fn_attrs(fn)), {x},
+      expect_kernel_parity(make_call(code, unary_attrs(fn)), {x},
                            {x.shape(), cls == Class::TEST ? DType::pred : t},
                            "unary " + std::string(fn_name(static_cast<UnaryFn>(fn))) + ":" + std::string(name(t)));
     }
@@ -50,7 +45,7 @@ TEST(VulkanKernels, UnaryBeyond65535Workgroups) {
   NXV_REQUIRE_VULKAN();
   // 65536 * 256 + 3 elements need a second row of workgroups on devices with maxComputeWorkGroupCount[0] = 65535.
   const Tensor x = test_data(DType::u8, {65536 * 256 + 3}, 5);
-  expect_kernel_parity(make_call(OpCode::unary, fn_attrs(static_cast<int>(UnaryFn::negate))), {x},
+  expect_kernel_parity(make_call(OpCode::unary, UnaryAttrs{UnaryFn::negate}), {x},
                        {x.shape(), DType::u8}, "negate:u8 over a 2-D grid");
 }
 
@@ -78,7 +73,7 @@ TEST(VulkanKernels, BinaryBroadcastLayoutsEveryDtype) {
       for (int fn : fns) {
         const Tensor a = test_data(t, c.a, 1), b = test_data(t, c.b, 2);
         const bool test = binary_class(fn) == Class::TEST;
-        expect_kernel_parity(make_call(test ? OpCode::binary_test : OpCode::binary, fn_attrs(fn)), {a, b},
+        expect_kernel_parity(make_call(test ? OpCode::binary_test : OpCode::binary, binary_attrs(fn)), {a, b},
                              {c.out, test ? DType::pred : t},
                              std::string(fn_name(static_cast<BinaryFn>(fn))) + " on " + shape_text({a, b}));
       }
@@ -92,7 +87,7 @@ TEST(VulkanKernels, BinaryEveryFunctionAndDtype) {
       if (!applies(cls, t) || (t == DType::pred && cls == Class::FLOAT)) continue;
       const Tensor a = test_data(t, {5, 211}, 3 + fn), b = test_data(t, {211}, 40 + fn);
       const bool test = cls == Class::TEST;
-      expect_kernel_parity(make_call(test ? OpCode::binary_test : OpCode::binary, fn_attrs(fn)), {a, b},
+      expect_kernel_parity(make_call(test ? OpCode::binary_test : OpCode::binary, binary_attrs(fn)), {a, b},
                            {a.shape(), test ? DType::pred : t},
                            std::string(fn_name(static_cast<BinaryFn>(fn))) + ":" + std::string(name(t)));
     }
@@ -191,9 +186,8 @@ TEST(VulkanKernels, ArgReduceAxesNaNsAndTies) {
         const Tensor x = t == DType::pred ? test_data(t, c.shape, 41) : nxv::testing::test_uniform(t, c.shape, 41, 0, 4);
         const Tensor with_nan = is_float(t) ? test_data(t, c.shape, 42) : x;
         Shape out = c.axes.empty() ? Shape{} : reduced_shape(c.shape, c.axes);
-        OpAttrs attrs;
-        attrs.fn = fn;
-        attrs.axes = c.axes;
+        const ArgReduceAttrs attrs{.fn = static_cast<ArgReduceFn>(fn),
+                                   .axis = c.axes.empty() ? std::nullopt : std::optional(c.axes[0])};
         for (const Tensor& input : {x, with_nan})
           expect_kernel_parity(make_call(OpCode::arg_reduce, attrs), {input}, {out, DType::s64},
                                std::string(fn == 0 ? "argmax" : "argmin") + " of " + to_string(input.type()) +
@@ -205,18 +199,15 @@ TEST(VulkanKernels, IotaEyeFull) {
   NXV_REQUIRE_VULKAN();
   for (DType t : all_dtypes) {
     for (int axis = 0; axis < 3; ++axis) {
-      OpAttrs a;
-      a.axis = axis;
-      expect_kernel_parity(make_call(OpCode::iota, a), {}, {{3, 130, 2}, t}, "iota axis " + std::to_string(axis));
+      expect_kernel_parity(make_call(OpCode::iota, AxisAttrs{.axis = axis}), {}, {{3, 130, 2}, t},
+                           "iota axis " + std::to_string(axis));
     }
-    expect_kernel_parity(make_call(OpCode::iota), {}, {{}, t}, "iota rank 0");
-    expect_kernel_parity(make_call(OpCode::iota), {}, {{300}, t}, "iota past 255");
+    expect_kernel_parity(make_call(OpCode::iota, AxisAttrs{}), {}, {{}, t}, "iota rank 0");
+    expect_kernel_parity(make_call(OpCode::iota, AxisAttrs{}), {}, {{300}, t}, "iota past 255");
     expect_kernel_parity(make_call(OpCode::eye), {}, {{5, 7}, t}, "eye 5x7");
-    for (double v : {0.0, -0.0, 1.5, -2.7, 300.0, 1e30, -1e30, std::nan(""), 3e9}) {
-      OpAttrs a;
-      a.scalar = v;
-      expect_kernel_parity(make_call(OpCode::full), {}, {{2, 3}, t}, "full " + std::to_string(v));
-    }
+    for (double v : {0.0, -0.0, 1.5, -2.7, 300.0, 1e30, -1e30, std::nan(""), 3e9})
+      expect_kernel_parity(make_call(OpCode::full, FullAttrs{.value = v}), {}, {{2, 3}, t},
+                           "full " + std::to_string(v));
   }
 }
 
@@ -224,10 +215,9 @@ TEST(VulkanKernels, RandomUniformAndNormal) {
   NXV_REQUIRE_VULKAN();
   for (DType t : {DType::f32, DType::f64})
     for (OpCode code : {OpCode::random_uniform, OpCode::random_normal}) {
-      OpAttrs a;
-      a.key = Key{0x12345678u, 0x9abcdef0u};
-      a.scalar = code == OpCode::random_uniform ? -3.0 : 1.5;
-      a.scalar2 = code == OpCode::random_uniform ? 5.0 : 0.25;
+      const Key key{0x12345678u, 0x9abcdef0u};
+      const OpAttrs a = code == OpCode::random_uniform ? OpAttrs(UniformAttrs{.key = key, .low = -3.0, .high = 5.0})
+                                                       : OpAttrs(NormalAttrs{.key = key, .mean = 1.5, .stddev = 0.25});
       expect_kernel_parity(make_call(code, a), {}, {{1000, 67}, t},
                            std::string(op_name(code)) + ":" + std::string(name(t)));
     }

@@ -22,8 +22,7 @@ TEST(VulkanKernels, TransposeRank8) {
   for (DType t : kOneOfEachSize)
     for (const Axes& perm : perms) {
       const Tensor x = test_data(t, kRank8, 1);
-      OpAttrs a;
-      a.axes = perm;
+      TransposeAttrs a{.permutation = perm};
       Shape out;
       for (std::int64_t p : perm) out.push_back(kRank8[static_cast<int>(p)]);
       expect_kernel_parity(make_call(OpCode::transpose, a), {x}, {out, t}, "transpose " + to_string(perm));
@@ -44,8 +43,7 @@ TEST(VulkanKernels, BroadcastIntoNewAndSizeOneAxes) {
                         {{2, 1, 3}, {1, 3, 5}, {2, 2, 2, 2, 2, 3, 2, 2}}};
   for (DType t : kOneOfEachSize)
     for (const Case& c : cases) {
-      OpAttrs a;
-      a.axes = c.axes;
+      BroadcastAttrs a{.axes = c.axes};
       expect_kernel_parity(make_call(OpCode::broadcast, a), {test_data(t, c.in, 2)}, {c.out, t},
                            "broadcast " + to_string(c.in) + " to " + to_string(c.out));
     }
@@ -65,9 +63,7 @@ TEST(VulkanKernels, SliceWithStartsAndStepsRank8) {
   };
   for (DType t : kOneOfEachSize)
     for (const Case& c : cases) {
-      OpAttrs a;
-      a.starts = c.starts;
-      a.strides = c.strides;
+      SliceAttrs a{.starts = c.starts, .strides = c.strides};
       expect_kernel_parity(make_call(OpCode::slice, a), {test_data(t, in, 3)}, {c.lengths, t},
                            "slice starts " + to_string(c.starts) + " strides " + to_string(c.strides));
     }
@@ -82,19 +78,18 @@ TEST(VulkanKernels, PadEveryVariantRank8) {
                              {3, 3, 3, 3, 0, 0, 0, 0}, {2, 4, 0, 1, 4, 2, 3, 0}, {0, 0, 5, 0, 0, 0, 0, 0}};
   for (DType t : kOneOfEachSize)
     for (const auto& pattern : patterns) {
-      OpAttrs a;
-      a.scalar = -7.5;
+      PadAttrs a{.value = -7.5};
       Shape out;
       for (int d = 0; d < 8; ++d) {
         const auto& c = configs[pattern[d]];
-        a.pad_low.push_back(c[0]);
-        a.pad_high.push_back(c[1]);
-        a.pad_interior.push_back(c[2]);
+        a.low.push_back(c[0]);
+        a.high.push_back(c[1]);
+        a.interior.push_back(c[2]);
         out.push_back(std::max<std::int64_t>(0, c[0] + c[1] + in[d] + std::max<std::int64_t>(0, in[d] - 1) * c[2]));
       }
       expect_kernel_parity(make_call(OpCode::pad, a), {test_data(t, in, 4)}, {out, t},
-                           "pad low " + to_string(a.pad_low) + " high " + to_string(a.pad_high) + " interior " +
-                               to_string(a.pad_interior));
+                           "pad low " + to_string(a.low) + " high " + to_string(a.high) + " interior " +
+                               to_string(a.interior));
     }
 }
 
@@ -107,8 +102,7 @@ TEST(VulkanKernels, ConcatenateAlongEachAxis) {
       s3[axis] = 0;
       Shape out = s1;
       out[axis] = s1[axis] * 2 + 1;
-      OpAttrs a;
-      a.axis = axis;
+      AxisAttrs a{.axis = axis};
       expect_kernel_parity(make_call(OpCode::concatenate, a),
                            {test_data(t, s1, 5), test_data(t, s2, 6), test_data(t, s3, 7), test_data(t, s1, 8)},
                            {out, t}, "concatenate along " + std::to_string(axis));
@@ -120,8 +114,7 @@ TEST(VulkanKernels, ReverseAxisSubsetsRank8) {
   const Axes subsets[] = {{}, {0}, {7}, {1, 3, 5}, {0, 1, 2, 3, 4, 5, 6, 7}};
   for (DType t : kOneOfEachSize)
     for (const Axes& axes : subsets) {
-      OpAttrs a;
-      a.axes = axes;
+      ReverseAttrs a{.axes = axes};
       expect_kernel_parity(make_call(OpCode::reverse, a), {test_data(t, kRank8, 9)}, {kRank8, t},
                            "reverse " + to_string(axes));
     }
@@ -153,11 +146,8 @@ TEST(VulkanKernels, DotOrientationsBatchesAndEdges) {
   NXV_REQUIRE_VULKAN();
   for (DType t : {DType::u8, DType::s32, DType::s64, DType::f32, DType::f64})
     for (const DotCase& c : kDotCases) {
-      OpAttrs a;
-      a.contract_a = c.contract_a;
-      a.batch_a = c.batch_a;
-      a.contract_b = c.contract_b;
-      a.batch_b = c.batch_b;
+      const DotAttrs a{
+          .contract_a = c.contract_a, .batch_a = c.batch_a, .contract_b = c.contract_b, .batch_b = c.batch_b};
       const Tensor x = nxv::testing::test_uniform(t, c.a, 11, -4, 4), y = nxv::testing::test_uniform(t, c.b, 12, -4, 4);
       expect_kernel_parity(make_call(OpCode::dot, a), {x, y}, {c.out, t},
                            std::string("dot ") + c.what + " " + std::string(name(t)), false);
@@ -168,9 +158,7 @@ TEST(VulkanKernels, DotSpecialValuesAndLongK) {
   NXV_REQUIRE_VULKAN();
   // NaN, ±inf, ±0 and denormals in the operands, and a K long enough to span many slabs of 16.
   for (DType t : {DType::f32, DType::f64}) {
-    OpAttrs a;
-    a.contract_a = {1};
-    a.contract_b = {0};
+    const DotAttrs a{.contract_a = {1}, .contract_b = {0}};
     expect_kernel_parity(make_call(OpCode::dot, a), {test_data(t, {40, 1000}, 13), test_data(t, {1000, 30}, 14)},
                          {{40, 30}, t}, "dot with special values " + std::string(name(t)), false);
   }

@@ -24,11 +24,7 @@ class FallbackTest : public ::testing::Test {
   fallback::Mode saved_ = fallback::Mode::allow;
 };
 
-OpCall pow_call() {
-  OpAttrs a;
-  a.fn = static_cast<int>(BinaryFn::pow);
-  return {OpCode::binary, a};
-}
+OpCall pow_call() { return {OpCode::binary, BinaryAttrs{BinaryFn::pow}}; }
 
 TEST_F(FallbackTest, ForcedOpIsCountedUnderItsNameAndGivesTheReferenceResult) {
   NXV_REQUIRE_VULKAN();
@@ -49,11 +45,8 @@ TEST_F(FallbackTest, ForcingByNamePrefixAndNamesOfOtherOps) {
   NXV_REQUIRE_VULKAN();
   vulkan::force_fallback_for_testing(std::string("reduce(sum"));
   vulkan::force_fallback_for_testing(OpCode::cast);
-  OpAttrs sum;
-  sum.fn = static_cast<int>(ReduceFn::sum);
-  sum.axes = {0};
-  OpAttrs max = sum;
-  max.fn = static_cast<int>(ReduceFn::max);
+  const ReduceAttrs sum{.fn = ReduceFn::sum, .axes = {0}};
+  const ReduceAttrs max{.fn = ReduceFn::max, .axes = {0}};
   const Tensor x = test_data(DType::s32, {20}, 3);
   const fallback::Counts counts = fallback::count([&] {
     execute_on(backend(), {OpCode::reduce, sum}, {x}, {{}, DType::s32});
