@@ -1,8 +1,8 @@
-// Epilogue fusion (plan.hpp): an elementwise region whose domain is a reduction's result joins that reduction's
-// stage, computed by the lane that stores each result right after the reduction's shared-memory tree, so a bias
-// gradient's SGD update or a mean's division costs no dispatch of its own. Only reductions of one chunk per
-// output qualify (a second pass would produce the result in another dispatch), and only when the region depends
-// on the reduction through nothing but its direct reads of the result (else the merged stage would be a cycle).
+// Epilogue fusion (docs/fusion-compiler.md): an elementwise region whose domain is a reduction's result joins that
+// reduction's stage, computed by the lane that stores each result right after the reduction's shared-memory tree, so
+// a bias gradient's SGD update or a mean's division costs no dispatch of its own. Only reductions of one chunk per
+// output qualify (a second pass would produce the result in another dispatch), and only when the region depends on
+// the reduction through nothing but its direct reads of the result (else the merged stage would be a cycle).
 #pragma once
 #include <cstdint>
 #include <vector>

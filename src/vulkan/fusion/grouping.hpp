@@ -1,4 +1,4 @@
-// Region grouping: which fusible nodes of a traced graph share a generated kernel (design in plan.hpp).
+// Region grouping: which fusible nodes of a traced graph share a generated kernel (docs/fusion-compiler.md).
 #pragma once
 #include <vector>
 

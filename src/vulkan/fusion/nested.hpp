@@ -1,10 +1,10 @@
-// Nested reductions (plan.hpp): a reduction to one value over the results of another reduction -- a loss's mean
-// over the per-example losses -- runs in the inner reduction's dispatch. One workgroup computes the inner results
-// eight at a time, each in the eager kernel's exact order (reduce.comp: lane l of 256 accumulates elements l,
-// l + 256, ... from the identity, then the shared-memory tree), emulated by 32 lanes where the inner reduction
-// runs over at most 32 elements: lanes 32-255 would hold the identity, so the tree's first three levels combine
-// each lane with the identity (exactly what the eager kernel computes) and the last five run on the 32 lanes.
-// The outer reduction then reads the inner results from shared memory, in its own eager order.
+// Nested reductions (docs/fusion-compiler.md): a reduction to one value over the results of another reduction -- a
+// loss's mean over the per-example losses -- runs in the inner reduction's dispatch. One workgroup computes the
+// inner results eight at a time, each in the eager kernel's exact order (reduce.comp: lane l of 256 accumulates
+// elements l, l + 256, ... from the identity, then the shared-memory tree), emulated by 32 lanes where the inner
+// reduction runs over at most 32 elements: lanes 32-255 would hold the identity, so the tree's first three levels
+// combine each lane with the identity (exactly what the eager kernel computes) and the last five run on the 32
+// lanes. The outer reduction then reads the inner results from shared memory, in its own eager order.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-// Kernel programs and stage order (design in plan.hpp); region grouping is grouping.cpp, view folding index_map.cpp.
+// Kernel programs and stage order (design: docs/fusion-compiler.md); regions: grouping.cpp, views: index_map.cpp.
 #include "vulkan/fusion/plan.hpp"
 
 #include <algorithm>

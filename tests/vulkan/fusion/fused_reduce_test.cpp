@@ -1,4 +1,4 @@
-// Reductions fused with their elementwise producers (vulkan/fusion/plan.hpp's reduction stages): every reduce function
+// Reductions fused with their elementwise producers (docs/fusion-compiler.md): every reduce function
 // over every dtype, kept and reduced axes in several layouts, several chunks per output (the eager second pass),
 // empty tensors and NaN/inf, values of the producer also needed elsewhere, and the softmax / log-softmax /
 // cross-entropy dispatch counts. Each is fused = eager Vulkan = reference bit for bit with a stated dispatch count.
