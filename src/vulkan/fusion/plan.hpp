@@ -1,6 +1,7 @@
 // The stage plan of a traced graph: which nodes are fused into generated kernels and which run through the eager
-// backend, and in what order. The design -- regions, reductions, epilogues, contraction stages, nested reductions,
-// and why the bits match the eager kernels' -- is docs/fusion-compiler.md.
+// backend, and in what order. plan_stages runs the planner's passes (passes.hpp); the design -- regions,
+// reductions, epilogues, contraction stages, nested reductions, and why the bits match the eager kernels' -- is
+// docs/fusion-compiler.md.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -153,7 +153,7 @@ TEST(FusedReduce, LogSoftmaxInThreeDispatches) {
 
 // The cross-entropy of the step tests (tests/support/models.hpp): the max (of an input: nothing to fuse),
 // the sum fused with exp(shifted), and the loss with its mean in one dispatch: the row sums of one_hot * log_probs
-// computed in the mean's workgroup (nested.hpp), the mean's sum over them with its division and negation as
+// computed in the mean's workgroup (nested.cpp), the mean's sum over them with its division and negation as
 // epilogue: 3 dispatches.
 TEST(FusedReduce, CrossEntropyAndItsMean) {
   NXV_REQUIRE_VULKAN();
