@@ -335,7 +335,7 @@ class Generator {
     s << "  }\n}\n";
   }
 
-  // A reduction to one value over an inner reduction's results (nested.hpp), in one workgroup: eight inner results
+  // A reduction to one value over an inner reduction's results (nested.cpp), in one workgroup: eight inner results
   // at a time, each by 32 lanes emulating reduce.comp's 256 (the tree's first three levels combine every lane with
   // the identity, as the eager kernel does with its idle lanes), kept in shared memory; then the outer reduction in
   // its own order, its reads of the inner node taking them.

@@ -230,8 +230,8 @@ class FusedExecutable final : public Executable {
     return copy_outputs();
   }
 
-  // Into the buffers the recording reads, as few dispatches (copy_buffers) rather than a transfer per input: on the
-  // H200 that made the replayed LeNet step 40-60 us faster than vkCmdCopyBuffer per buffer (bench/RESULTS.md).
+  // Into the buffers the recording reads, as few dispatches (copy_buffers) rather than a transfer per input, which
+  // measured faster on the H200 (bench/RESULTS.md, "Replay's copies").
   void copy_inputs(std::span<const Tensor> inputs) {
     std::vector<vulkan::kernels::BufferCopy> copies;
     for (std::size_t i = 0; i < inputs.size(); ++i)

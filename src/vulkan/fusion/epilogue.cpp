@@ -1,10 +1,12 @@
-// Epilogue fusion (epilogue.hpp).
+// Pass merge_epilogues (passes.hpp): a region over a reduction's (dot's, conv's) results joins that stage as its
+// epilogue, run by the lane that stores each result (docs/fusion-compiler.md, "Epilogues", "Contraction stages").
 #include "vulkan/fusion/epilogue.hpp"
 
 #include <algorithm>
 #include <utility>
 
 #include "vulkan/fusion/index_map.hpp"
+#include "vulkan/fusion/passes.hpp"
 #include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/dot.hpp"
 
@@ -110,30 +112,14 @@ TransposedDot transposed_dot(const Node& dot) {
   return {OpCall{OpCode::dot, swapped}, {{dot.type.shape[1], dot.type.shape[0]}, dot.type.dtype}};
 }
 
-namespace {
-bool reaches(const std::vector<std::vector<int>>& deps, int from, int target, std::vector<char>& seen) {
-  if (from == target) return true;
-  if (seen[from]) return false;
-  seen[from] = 1;
-  for (int d : deps[from])
-    if (reaches(deps, d, target, seen)) return true;
-  return false;
-}
-}  // namespace
-
-bool depends_indirectly(const std::vector<std::vector<int>>& deps, int stage, int target) {
-  for (int d : deps[stage]) {
-    if (d == target) continue;
-    std::vector<char> seen(deps.size(), 0);
-    if (reaches(deps, d, target, seen)) return true;
-  }
-  return false;
-}
-
-std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
-                                 const std::vector<std::vector<int>>& original, std::uint32_t max_bindings) {
-  std::vector<int> merged_into(stages.size(), -1);
-  std::vector<std::vector<int>> deps = original;  // kept up to date with the merges made so far
+// A region stage merges into the first stage it reads that can host it; the merged stage is left in place and
+// marked (merged_into), and an eager reduce that receives an epilogue becomes a reduction stage reading its input.
+void merge_epilogues(Planning& p) {
+  const Graph& g = p.graph;
+  std::vector<Stage>& stages = p.stages;
+  std::vector<int>& merged_into = p.merged_into;
+  const std::uint32_t max_bindings = p.max_bindings;
+  std::vector<std::vector<int>> deps = p.deps;  // kept up to date with the merges made so far
   std::vector<int> stage_of_node(g.nodes.size(), -1);
   for (std::size_t s = 0; s < stages.size(); ++s)
     if (stages[s].node >= 0) stage_of_node[stages[s].node] = static_cast<int>(s);
@@ -185,7 +171,6 @@ std::vector<int> merge_epilogues(const Graph& g, std::vector<Stage>& stages,
       break;
     }
   }
-  return merged_into;
 }
 
 }  // namespace nxv::vulkan::fusion

@@ -1,12 +1,11 @@
-// Region grouping (grouping.hpp): union-find over regions, with a dependency check that keeps stages acyclic.
-#include "vulkan/fusion/grouping.hpp"
-
+// Pass group_elementwise_regions (passes.hpp): which fusible nodes share a generated kernel. Union-find over
+// regions, with a dependency check that keeps the stage graph acyclic (docs/fusion-compiler.md, "How regions grow").
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "vulkan/fusion/index_map.hpp"
-#include "vulkan/fusion/plan.hpp"
+#include "vulkan/fusion/passes.hpp"
 
 namespace nxv::vulkan::fusion {
 namespace {
@@ -159,12 +158,11 @@ class Grouping {
 
 }  // namespace
 
-Regions group_regions(const Graph& graph, const std::vector<bool>& live) {
-  Grouping grouping(graph, live);
+void group_elementwise_regions(Planning& p) {
+  const std::vector<bool> live = live_nodes(p.graph);
+  Grouping grouping(p.graph, live);
   grouping.run();
-  Regions r;
-  r.members = grouping.regions(r.region_of);
-  return r;
+  p.regions = grouping.regions(p.region_of);
 }
 
 }  // namespace nxv::vulkan::fusion

@@ -1,13 +1,18 @@
-// Nested reductions (nested.hpp).
-#include "vulkan/fusion/nested.hpp"
-
+// Pass merge_nested_reductions (passes.hpp): a reduction to one value over the results of a reduction of short
+// rows -- a loss's mean over the per-example losses -- computes those rows in its own workgroup, in the eager
+// kernel's order (docs/fusion-compiler.md, "Nested reductions"; the kernel: codegen.cpp's emit_nested).
 #include <algorithm>
 
-#include "vulkan/fusion/epilogue.hpp"
 #include "vulkan/fusion/index_map.hpp"
+#include "vulkan/fusion/passes.hpp"
 
 namespace nxv::vulkan::fusion {
 namespace {
+
+// Inner reductions over at most this many elements per output (the lanes that emulate the eager kernel's 256),
+// and at most this many outputs (kept in shared memory), qualify.
+constexpr std::int64_t kNestedInnerLength = 32;
+constexpr std::int64_t kNestedInnerOutputs = 2048;
 
 // The stage's reduction layout when it is a generated reduction of one chunk per output; outputs 0 otherwise.
 ReduceLayout layout_of(const Graph& g, const Stage& s) {
@@ -21,8 +26,14 @@ ReduceLayout layout_of(const Graph& g, const Stage& s) {
 
 }  // namespace
 
-void merge_nested_reductions(const Graph& g, std::vector<Stage>& stages, const std::vector<std::vector<int>>& original,
-                             std::vector<int>& merged_into, std::uint32_t max_bindings) {
+// Each outer reduction to one value takes the first qualifying inner reduction stage it reads (its kernel.inner);
+// the inner stage is left in place and marked (merged_into), as are the stages merged into it.
+void merge_nested_reductions(Planning& p) {
+  const Graph& g = p.graph;
+  std::vector<Stage>& stages = p.stages;
+  std::vector<int>& merged_into = p.merged_into;
+  const std::vector<std::vector<int>>& original = p.deps;
+  const std::uint32_t max_bindings = p.max_bindings;
   // The dependencies with the merges so far applied: a merged stage's edges belong to the stage it joined.
   auto current_deps = [&] {
     std::vector<std::vector<int>> deps(stages.size());

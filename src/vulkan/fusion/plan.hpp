@@ -1,39 +1,7 @@
-// The stage plan of a traced graph: which nodes are fused into generated elementwise kernels and which run
-// through the eager backend, and in what order.
-//
-// An elementwise region is a set of fusible nodes (unary, binary, their tests, select, clip, cast) of one shape,
-// its domain: one kernel invocation per domain element computes every member at that element. Inputs enter a
-// region as reads of materialised values (parameters, constants, eager results, other regions' outputs) at an
-// element offset that is affine in the domain coordinates; views between a read and its consumer (reshape,
-// broadcast, transpose, and the implicit NumPy broadcast of binary/select/clip) are folded into those offsets
-// instead of being materialised. A fusible value of a smaller shape that is broadcast into a region (a bias, a
-// per-row log-sum, learning-rate arithmetic) is recomputed per element inside the region rather than read from
-// a buffer of its own region; one-element constants and `full` nodes become push constants.
-//
-// Regions are grown in topological order; a node joins the regions of its same-shape inputs only when no other
-// input depends on those regions through nodes outside them, so the stage graph stays acyclic. A region whose
-// kernel would need more storage-buffer bindings than the runtime's layout offers is split in topological order.
-
-//
-// A reduction (sum, product, max, min, all, any) whose input is computed by elementwise ops becomes a reduction
-// stage: one generated kernel with the eager reduce kernel's order (src/vulkan/kernels/reduce.comp: a workgroup of 256 lanes
-// per output and chunk of 16384 elements, lane l accumulating l, l + 256, ... from the identity, then the same
-// shared-memory tree) that evaluates the producer expression at each element it loads instead of reading a
-// materialised input. Its domain is the reduction's input shape. It absorbs the producer's region (the first
-// reduction of a region does): values of that region that other stages need are written by the reduction kernel
-// at the elements it visits, each exactly once, so the region costs no dispatch of its own; other reductions of
-// the same region recompute it. More than one chunk per output writes partials that the eager reduce kernel
-// reduces again (the eager second pass). Reductions of plain materialised values stay eager (their kernel has a
-// vectorised path that a generated one would not beat).
-//
-// A region over a reduction's result elements (a bias gradient's SGD update, a mean's division) becomes that
-// reduction stage's epilogue when the result takes one chunk per output (epilogue.cpp); a reduction of a
-// materialised value becomes a reduction stage for the sake of an epilogue. Likewise a region over a dot's result
-// (a dense layer's bias add and activation) becomes the epilogue of a contraction stage: a generated copy of the
-// `tiled` dot kernel that runs the region on each output right after storing it; the same for a conv's result
-// (a conv layer's bias add and activation) with a copy of the conv kernel, where the conv runs unsplit. A
-// reduction to one value over the results of a reduction of short rows (a loss's mean over the per-example losses)
-// computes those rows in its own workgroup (nested.hpp): a loss and its mean in one dispatch.
+// The stage plan of a traced graph: which nodes are fused into generated kernels and which run through the eager
+// backend, and in what order. plan_stages runs the planner's passes (passes.hpp); the design -- regions,
+// reductions, epilogues, contraction stages, nested reductions, and why the bits match the eager kernels' -- is
+// docs/fusion-compiler.md.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -80,8 +48,9 @@ struct Kernel {
   // Contraction stages: the dot is computed transposed (its operands swapped, the same products and sums), because
   // its epilogue reads it transposed and nothing else reads it (a weight gradient feeding its SGD update).
   bool transposed = false;
-  // Reduction stages to one value: at most one inner reduction whose results this one reduces (nested.hpp), computed
-  // by the same workgroup; the outer kernel's reads of the inner reduction's node take its results, no binding.
+  // Reduction stages to one value: at most one inner reduction whose results this one reduces (a nested reduction),
+  // computed by the same workgroup; the outer kernel's reads of the inner reduction's node take its results, no
+  // binding.
   std::vector<Kernel> inner;
   std::size_t bindings() const;
 };

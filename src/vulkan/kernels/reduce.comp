@@ -4,7 +4,7 @@
 // (s = 128, 64, ..., 1: lane[i] = lane[i] OP lane[i+s]) gives lane[0]. No subgroup operations: their size
 // differs by device and would change the order. More than one chunk writes partials [outputs, chunks] that the
 // host reduces again with this shader (src/vulkan/kernels/reduce.cpp). src/vulkan/fusion generates reductions in the
-// same order (src/vulkan/fusion/plan.hpp): change it in both places or in neither.
+// same order (docs/fusion-compiler.md): change it in both places or in neither.
 // BOOL variants compute all/any over x != 0 into pred; the others sum/product/max/min in A_T.
 // VEC4 variants (not BOOL) are the fast path for a contiguous reduced run (one reduced axis group of stride 1)
 // whose length and every kept stride are multiples of 4: 64 invocations per workgroup, invocation t keeps the

@@ -1,4 +1,4 @@
-// Dots and convs with their epilogues (vulkan/fusion/plan.hpp's contraction stages): a region over a dot's (conv's)
+// Dots and convs with their epilogues (docs/fusion-compiler.md): a region over a dot's (conv's)
 // result runs inside a generated copy of the tiled dot (unsplit conv) kernel, in one dispatch, fused = eager
 // Vulkan = reference bit for bit: every dot dtype, operand orientations (read strided or materialised), batched
 // dots, several epilogue outputs, the dot's value also needed elsewhere, NaN/inf, a dense layer's forward and SGD

@@ -1,4 +1,4 @@
-// Nested reductions (vulkan/fusion/nested.hpp): a reduction to one value over another reduction's results runs in one
+// Nested reductions (vulkan/fusion/nested.cpp): a reduction to one value over another reduction's results runs in one
 // dispatch, the inner results computed by 32 lanes emulating the eager kernel's 256, fused = eager Vulkan =
 // reference bit for bit: every inner function over every dtype, rows of 1 to 32 elements, 1 to 100 rows (the
 // 8-rows-at-a-time loop's edges), NaN/inf/-0.0 (the identity combines turn -0 sums into +0, as eagerly), the inner

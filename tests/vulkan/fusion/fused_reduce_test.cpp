@@ -1,4 +1,4 @@
-// Reductions fused with their elementwise producers (vulkan/fusion/plan.hpp's reduction stages): every reduce function
+// Reductions fused with their elementwise producers (docs/fusion-compiler.md): every reduce function
 // over every dtype, kept and reduced axes in several layouts, several chunks per output (the eager second pass),
 // empty tensors and NaN/inf, values of the producer also needed elsewhere, and the softmax / log-softmax /
 // cross-entropy dispatch counts. Each is fused = eager Vulkan = reference bit for bit with a stated dispatch count.
@@ -153,7 +153,7 @@ TEST(FusedReduce, LogSoftmaxInThreeDispatches) {
 
 // The cross-entropy of the step tests (tests/support/models.hpp): the max (of an input: nothing to fuse),
 // the sum fused with exp(shifted), and the loss with its mean in one dispatch: the row sums of one_hot * log_probs
-// computed in the mean's workgroup (nested.hpp), the mean's sum over them with its division and negation as
+// computed in the mean's workgroup (nested.cpp), the mean's sum over them with its division and negation as
 // epilogue: 3 dispatches.
 TEST(FusedReduce, CrossEntropyAndItsMean) {
   NXV_REQUIRE_VULKAN();
