@@ -8,9 +8,9 @@
 namespace nxv::bench {
 
 struct ChildResult {
-  int exit_code = -1;   // 127: the program could not be started; 128 + n: killed by signal n
-  std::string output;   // stdout (stderr passes through to ours, so its progress stays visible)
-  double seconds = 0;   // wall time from spawn to exit
+  int exit_code = -1;  // 127: the program could not be started; 128 + n: killed by signal n
+  std::string output;  // stdout (stderr passes through to ours, so its progress stays visible)
+  double seconds = 0;  // wall time from spawn to exit
 };
 
 // Runs argv[0] (looked up in PATH when it has no '/') with argv, our environment plus `env` (a value replaces

@@ -100,8 +100,8 @@ void check_members(const std::string& flag, const std::vector<std::string>& got,
 }
 
 std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:") ==
-                        std::string::npos)
+  if (!s.empty() &&
+      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:") == std::string::npos)
     return s;
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -146,9 +146,10 @@ Command parse(int argc, char** argv) {
       continue;
     }
     static const std::set<std::string> with_value{
-        "--suite", "--json", "--markdown", "--append-results", "--repeat", "--reference-repeat", "--warmup-ms",
-        "--models", "--batches", "--dtypes", "--elements", "--gemm", "--dot-kernels", "--device", "--python",
-        "--peer-script", "--work-dir", "--first-step-child", "--batch"};
+        "--suite",       "--json",   "--markdown", "--append-results", "--repeat",   "--reference-repeat",
+        "--warmup-ms",   "--models", "--batches",  "--dtypes",         "--elements", "--gemm",
+        "--dot-kernels", "--device", "--python",   "--peer-script",    "--work-dir", "--first-step-child",
+        "--batch"};
     if (!with_value.count(a)) throw UsageError("unknown option '" + a + "' (see --help)");
     if (i + 1 >= argc) throw UsageError(a + " expects a value");
     v[a] = argv[++i];
@@ -177,7 +178,8 @@ Command parse(int argc, char** argv) {
   if (v.count("--append-results")) c.append = v["--append-results"];
   if (v.count("--repeat")) o.repeat = static_cast<int>(std::max<std::int64_t>(1, parse_int("--repeat", v["--repeat"])));
   if (v.count("--reference-repeat"))
-    o.reference_repeat = static_cast<int>(std::max<std::int64_t>(1, parse_int("--reference-repeat", v["--reference-repeat"])));
+    o.reference_repeat =
+        static_cast<int>(std::max<std::int64_t>(1, parse_int("--reference-repeat", v["--reference-repeat"])));
   if (v.count("--warmup-ms")) o.warmup_ms = static_cast<double>(parse_int("--warmup-ms", v["--warmup-ms"]));
   if (v.count("--models")) {
     o.models = split_list(v["--models"]);
@@ -229,7 +231,9 @@ int run(const Command& c, int argc, char** argv) {
   const nxv::vulkan::DeviceDescription& d = devices.at(static_cast<std::size_t>(picked));
   RunInfo info;
   info.date = utc_now();
-  info.commit = nxv::settings::is_set(nxv::settings::Id::GIT_COMMIT) ? nxv::settings::value(nxv::settings::Id::GIT_COMMIT) : NXV_GIT_COMMIT;
+  info.commit = nxv::settings::is_set(nxv::settings::Id::GIT_COMMIT)
+                    ? nxv::settings::value(nxv::settings::Id::GIT_COMMIT)
+                    : NXV_GIT_COMMIT;
   for (int i = 0; i < argc; ++i) info.command += (i ? " " : "") + shell_quote(i == 0 ? "nxv-bench" : argv[i]);
   info.device = d.name;
   info.driver = d.driver_name + (d.driver_info.empty() ? "" : " " + d.driver_info);

@@ -183,8 +183,8 @@ std::string json(const RunInfo& info, const std::vector<SuiteReport>& suites) {
       s << (j ? "," : "") << "\n      {\"id\": " << quote(r.id) << ", \"what\": " << quote(r.what)
         << ", \"unit\": " << quote(r.unit) << ", \"a\": " << (r.a ? json_measurement(*r.a) : "null")
         << ", \"b\": " << (r.b ? json_measurement(*r.b) : "null")
-        << ", \"ratio\": " << (ratio ? json_number(*ratio) : "null") << ", \"ratio_meaning\": " << quote(r.ratio_meaning)
-        << ", \"target\": ";
+        << ", \"ratio\": " << (ratio ? json_number(*ratio) : "null")
+        << ", \"ratio_meaning\": " << quote(r.ratio_meaning) << ", \"target\": ";
       if (r.target)
         s << "{\"op\": " << quote(r.target->op) << ", \"value\": " << json_number(r.target->value)
           << ", \"on\": " << quote(r.b ? "ratio" : "a")

@@ -13,8 +13,8 @@ namespace nxv::bench {
 // One measured arm of a row, in the row's unit. `scale` turns the harness's samples (seconds, or seconds per
 // op) into that unit: 1e3 for ms, bytes / 1e9 for GB/s (a rate: value = scale / seconds).
 struct Measurement {
-  std::string arm;  // "Vulkan", "reference", "PyTorch eager", ...
-  Stats stats;      // raw samples as the harness took them (seconds)
+  std::string arm;                     // "Vulkan", "reference", "PyTorch eager", ...
+  Stats stats;                         // raw samples as the harness took them (seconds)
   double value = 0, p10 = 0, p90 = 0;  // in the row's unit (for rates, p10 of the value is from p90 of the time)
 };
 Measurement time_in(const std::string& arm, const Stats& stats, double scale);  // value = seconds * scale
@@ -36,7 +36,7 @@ struct Row {
   std::string ratio_meaning;  // how to read a / b, e.g. "Vulkan time / reference time"
   std::optional<Target> target;
   std::string note;
-  std::optional<double> ratio() const;  // a.value / b.value when both exist
+  std::optional<double> ratio() const;           // a.value / b.value when both exist
   std::optional<double> target_subject() const;  // what the target applies to: the ratio, or a's value alone
 };
 

@@ -12,11 +12,11 @@ namespace nxv::io {
 namespace {
 
 constexpr Rgb kBackground{255, 255, 255};
-constexpr Rgb kInk{40, 40, 40};        // title, legend
-constexpr Rgb kAxisInk{90, 90, 90};    // frame, ticks, tick labels
+constexpr Rgb kInk{40, 40, 40};      // title, legend
+constexpr Rgb kAxisInk{90, 90, 90};  // frame, ticks, tick labels
 constexpr Rgb kGrid{228, 228, 228};
 constexpr int kTickLength = 5;
-constexpr int kMaxMarkedPoints = 40;   // beyond this, point markers would merge into a thick line
+constexpr int kMaxMarkedPoints = 40;  // beyond this, point markers would merge into a thick line
 
 // A numeric axis: its range and tick values, chosen as multiples of 1, 2 or 5 × 10^k.
 struct Axis {
@@ -37,7 +37,10 @@ int decimals_for(double step) { return std::max(0, -static_cast<int>(std::floor(
 
 // A y axis covering [lo, hi] with 5% padding, extended outwards to whole ticks.
 Axis value_axis(double lo, double hi, int target_ticks) {
-  if (!(lo <= hi)) { lo = 0; hi = 1; }  // no finite data
+  if (!(lo <= hi)) {
+    lo = 0;
+    hi = 1;
+  }  // no finite data
   if (hi - lo < 1e-12 * std::max(1.0, std::abs(hi))) {
     const double half = std::abs(lo) > 0 ? std::abs(lo) * 0.1 : 0.5;
     lo -= half;
@@ -75,8 +78,10 @@ Axis position_axis(double lo, double hi, bool whole_numbers, int target_ticks) {
 
 std::string tick_label(double v, int decimals) {
   char buf[32];
-  if (std::abs(v) >= 1e6) std::snprintf(buf, sizeof buf, "%.3g", v);
-  else std::snprintf(buf, sizeof buf, "%.*f", decimals, std::abs(v) < 1e-12 ? 0.0 : v);
+  if (std::abs(v) >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, std::abs(v) < 1e-12 ? 0.0 : v);
   return buf;
 }
 
@@ -123,7 +128,10 @@ Image render_line_plot(const PlotSpec& spec) {
     const int side = s.axis == YAxis::left ? 0 : 1;
     has[side] = true;
     for (double v : s.values)
-      if (std::isfinite(v)) { lo[side] = std::min(lo[side], v); hi[side] = std::max(hi[side], v); }
+      if (std::isfinite(v)) {
+        lo[side] = std::min(lo[side], v);
+        hi[side] = std::max(hi[side], v);
+      }
   }
   double x_lo = INFINITY, x_hi = -INFINITY;
   bool whole = true;
@@ -146,11 +154,11 @@ Image render_line_plot(const PlotSpec& spec) {
   const auto right_label = axis_label(spec, YAxis::right);
   const int left = 10 + (has[0] && !left_label.first.empty() ? text_h + 10 : 0) +
                    (has[0] ? widest_label(y[0], scale) + kTickLength + 6 : 0);
-  const int right = spec.width - (has[1] ? 10 + (right_label.first.empty() ? 0 : text_h + 10) +
-                                               widest_label(y[1], scale) + kTickLength + 6
-                                         : 24);
-  NXV_CHECK(right - left >= 40 && bottom - top >= 40, "write_line_plot", "the image (", spec.width, "x",
-            spec.height, ") is too small for its labels");
+  const int right =
+      spec.width -
+      (has[1] ? 10 + (right_label.first.empty() ? 0 : text_h + 10) + widest_label(y[1], scale) + kTickLength + 6 : 24);
+  NXV_CHECK(right - left >= 40 && bottom - top >= 40, "write_line_plot", "the image (", spec.width, "x", spec.height,
+            ") is too small for its labels");
   const PixelRect box{left, top, right + 1, bottom + 1};
   const Axis x = position_axis(x_lo, x_hi, whole, std::max(2, (right - left) / (text_h * 4)));
 

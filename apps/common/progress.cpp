@@ -25,8 +25,10 @@ std::string duration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "?";
   const auto s = static_cast<long long>(std::lround(seconds));
   char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
   return buf;
 }
 
@@ -40,7 +42,9 @@ int terminal_columns(std::FILE* out) {
 }  // namespace
 
 ProgressBar::ProgressBar(std::int64_t total_steps, std::string label, std::FILE* out, Mode mode)
-    : total_(total_steps), label_(std::move(label)), out_(out),
+    : total_(total_steps),
+      label_(std::move(label)),
+      out_(out),
       terminal_(mode == Mode::terminal || (mode == Mode::automatic && isatty(fileno(out)))),
       start_(std::chrono::steady_clock::now()) {
   NXV_CHECK(total_steps > 0, "ProgressBar", "got total_steps ", total_steps, ", expected > 0");
@@ -95,12 +99,13 @@ std::string ProgressBar::line(bool with_bar) const {
   }
   s += " step " + std::to_string(step_) + "/" + std::to_string(total_) +
        format(" (%.0f%%)", 100.0 * static_cast<double>(step_) / static_cast<double>(total_));
-  for (const auto& m : metrics_)
-    s += "  " + m.name + " " + format(std::abs(m.value) < 1000 ? "%.4f" : "%.4g", m.value);
+  for (const auto& m : metrics_) s += "  " + m.name + " " + format(std::abs(m.value) < 1000 ? "%.4f" : "%.4g", m.value);
   if (samples_per_second_ > 0) s += format("  %.0f samples/s", samples_per_second_);
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  if (step_ == total_) s += "  " + duration(elapsed) + " elapsed";
-  else if (step_ > 0) s += "  ETA " + duration(elapsed / static_cast<double>(step_) * static_cast<double>(total_ - step_));
+  if (step_ == total_)
+    s += "  " + duration(elapsed) + " elapsed";
+  else if (step_ > 0)
+    s += "  ETA " + duration(elapsed / static_cast<double>(step_) * static_cast<double>(total_ - step_));
   return s;
 }
 

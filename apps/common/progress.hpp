@@ -32,8 +32,7 @@ class ProgressBar {
   void update(std::int64_t step, const std::vector<Metric>& metrics, double samples_per_second);
   // The same, but `metrics` is called only when a line is drawn (and its values kept for finish()): for values
   // that must be read back from a device, so that nothing is read that isn't shown.
-  void update_lazy(std::int64_t step, const std::function<std::vector<Metric>()>& metrics,
-                   double samples_per_second);
+  void update_lazy(std::int64_t step, const std::function<std::vector<Metric>()>& metrics, double samples_per_second);
   // Draws the final state and ends the line; later calls do nothing.
   void finish();
 

@@ -14,8 +14,8 @@
 namespace nxv::io {
 
 Image::Image(int width, int height, Rgb background) : width_(width), height_(height) {
-  NXV_CHECK(width > 0 && height > 0 && width <= 1 << 14 && height <= 1 << 14, "Image", "got size ", width, "x",
-            height, ", expected 1..16384 pixels each way");
+  NXV_CHECK(width > 0 && height > 0 && width <= 1 << 14 && height <= 1 << 14, "Image", "got size ", width, "x", height,
+            ", expected 1..16384 pixels each way");
   rgb_.resize(static_cast<std::size_t>(width) * height * 3);
   for (std::size_t i = 0; i < rgb_.size(); i += 3) {
     rgb_[i] = background.r;

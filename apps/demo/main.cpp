@@ -52,8 +52,10 @@ std::string one_line(const nxv::Tensor& t) {
   const std::string text = t.to_string();
   std::string line;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\n') line += text[i];
-    else if (i + 1 < text.size() && text[i + 1] != ' ') line += ' ';  // rows continue with " ["
+    if (text[i] != '\n')
+      line += text[i];
+    else if (i + 1 < text.size() && text[i + 1] != ' ')
+      line += ' ';  // rows continue with " ["
   }
   return line;
 }
@@ -126,8 +128,8 @@ int run_demo() {
               static_cast<unsigned long long>(counters.dispatches), static_cast<unsigned long long>(counters.submits),
               static_cast<unsigned long long>(fallbacks));
   if (disagreements > 0) {
-    std::fprintf(stderr, "nxv-demo: %d of %zu ops disagree between the Vulkan and reference backends\n",
-                 disagreements, demo_ops().size());
+    std::fprintf(stderr, "nxv-demo: %d of %zu ops disagree between the Vulkan and reference backends\n", disagreements,
+                 demo_ops().size());
     return 1;
   }
   std::printf("nxv-demo: all %zu ops agree\n", demo_ops().size());

@@ -28,8 +28,8 @@ std::string api_version(std::uint32_t v) {
 std::string driver_version(const DeviceDescription& d) {
   const std::uint32_t v = d.driver_version;
   if (d.vendor_id == 0x10de)
-    return std::to_string(v >> 22) + "." + std::to_string(v >> 14 & 0xff) + "." + std::to_string(v >> 6 & 0xff) +
-           "." + std::to_string(v & 0x3f);
+    return std::to_string(v >> 22) + "." + std::to_string(v >> 14 & 0xff) + "." + std::to_string(v >> 6 & 0xff) + "." +
+           std::to_string(v & 0x3f);
   return api_version(v);
 }
 
@@ -70,8 +70,8 @@ void print_text(const std::vector<DeviceDescription>& devices, int picked, const
     std::cout << "  float controls      keep denormals f32 " << yes(d.denorm_preserve_f32) << ", f64 "
               << yes(d.denorm_preserve_f64) << "; keep signed zero/inf/NaN f32 " << yes(d.signed_zero_inf_nan_f32)
               << ", f64 " << yes(d.signed_zero_inf_nan_f64) << "\n";
-    std::cout << "  limits              workgroup invocations " << d.max_workgroup_invocations
-              << ", workgroup count x " << d.max_workgroup_count_x << ",\n"
+    std::cout << "  limits              workgroup invocations " << d.max_workgroup_invocations << ", workgroup count x "
+              << d.max_workgroup_count_x << ",\n"
               << "                      shared memory " << bytes(d.max_shared_memory) << ", push constants "
               << bytes(d.max_push_constants) << ",\n"
               << "                      storage buffer range " << bytes(d.max_storage_buffer_range)

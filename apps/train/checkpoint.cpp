@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "io/json.hpp"
 #include "common/png_plot.hpp"
+#include "io/json.hpp"
 #include "io/safetensors.hpp"
 
 namespace nxv::train {
@@ -35,12 +35,18 @@ void save_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   for (const auto& [name, t] : c.optimizer_state) tensors.emplace(std::string(kOptimizerPrefix) + name, t);
   for (const auto& [name, t] : c.model_state) tensors.emplace(std::string(kStatePrefix) + name, t);
   const std::map<std::string, std::string> metadata{
-      {"format", kFormat},           {"model", c.model},
-      {"optimizer", c.optimizer},    {"dtype", std::string(name(c.dtype))},
-      {"epoch", std::to_string(c.epoch)}, {"step", std::to_string(c.step)},
-      {"batch", std::to_string(c.batch)}, {"seed", std::to_string(c.seed)},
-      {"lr", number(c.lr)},          {"metrics", metrics_json(c.history)},
-      {"schedule", c.schedule.kind}, {"decay_every", std::to_string(c.schedule.decay_every)},
+      {"format", kFormat},
+      {"model", c.model},
+      {"optimizer", c.optimizer},
+      {"dtype", std::string(name(c.dtype))},
+      {"epoch", std::to_string(c.epoch)},
+      {"step", std::to_string(c.step)},
+      {"batch", std::to_string(c.batch)},
+      {"seed", std::to_string(c.seed)},
+      {"lr", number(c.lr)},
+      {"metrics", metrics_json(c.history)},
+      {"schedule", c.schedule.kind},
+      {"decay_every", std::to_string(c.schedule.decay_every)},
       {"decay_factor", number(c.schedule.decay_factor)},
       {"final_lr_fraction", number(c.schedule.final_lr_fraction)},
   };
@@ -117,8 +123,8 @@ void write_metrics(const std::filesystem::path& dir, const std::vector<EpochMetr
   std::ofstream csv(dir / "metrics.csv");
   csv << "epoch,train_loss,test_loss,test_accuracy,seconds,samples_per_second\n";
   for (const EpochMetrics& m : history)
-    csv << m.epoch << ',' << number(m.train_loss) << ',' << number(m.test_loss) << ',' << number(m.test_accuracy)
-        << ',' << number(m.seconds) << ',' << number(m.samples_per_second) << '\n';
+    csv << m.epoch << ',' << number(m.train_loss) << ',' << number(m.test_loss) << ',' << number(m.test_accuracy) << ','
+        << number(m.seconds) << ',' << number(m.samples_per_second) << '\n';
   std::ofstream(dir / "metrics.json") << metrics_json(history) << '\n';
 
   io::PlotSpec plot;

@@ -20,8 +20,10 @@ int main(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       return 0;
     }
-    if (!options.evaluate.empty()) run_evaluation(options, stdout);
-    else run_training(options, stdout);
+    if (!options.evaluate.empty())
+      run_evaluation(options, stdout);
+    else
+      run_training(options, stdout);
     return 0;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "nxv-train: %s\n(nxv-train --help lists the options)\n", e.what());

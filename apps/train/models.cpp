@@ -10,8 +10,8 @@ nn::Sequential make_model(const std::string& name) {
   if (name == "mlp") return nn::Sequential({nn::dense(128), nn::relu(), nn::dense(10)});
   if (name == "cnn")
     return nn::Sequential({nn::conv2d(8, {3, 3}, {.strides = {2, 2}, .padding = nn::same}), nn::relu(),
-                           nn::conv2d(16, {3, 3}, {.strides = {2, 2}, .padding = nn::same}), nn::relu(),
-                           nn::flatten(), nn::dense(10)});
+                           nn::conv2d(16, {3, 3}, {.strides = {2, 2}, .padding = nn::same}), nn::relu(), nn::flatten(),
+                           nn::dense(10)});
   detail::fail("nxv-train: unknown model '", name, "', expected lenet, mlp or cnn");
 }
 

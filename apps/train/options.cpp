@@ -77,15 +77,22 @@ using Setter = std::function<void(TrainOptions&, const std::string&)>;
 
 const std::map<std::string, Setter>& setters() {
   static const std::map<std::string, Setter> table{
-      {"model", [](TrainOptions& o, const std::string& v) { o.model = one_of("model", v, {"lenet", "mlp", "cnn"}); }},
+      {"model",
+       [](TrainOptions& o, const std::string& v) {
+         o.model = one_of("model", v, {"lenet", "mlp", "cnn"});
+       }},
       {"data", [](TrainOptions& o, const std::string& v) { o.data = v; }},
       {"epochs", [](TrainOptions& o, const std::string& v) { o.epochs = parse_integer("epochs", v, 1); }},
       {"batch", [](TrainOptions& o, const std::string& v) { o.batch = parse_integer("batch", v, 1); }},
       {"lr", [](TrainOptions& o, const std::string& v) { o.lr = parse_positive("lr", v); }},
       {"optimizer",
-       [](TrainOptions& o, const std::string& v) { o.optimizer = one_of("optimizer", v, {"sgd", "adam", "adamw"}); }},
+       [](TrainOptions& o, const std::string& v) {
+         o.optimizer = one_of("optimizer", v, {"sgd", "adam", "adamw"});
+       }},
       {"schedule",
-       [](TrainOptions& o, const std::string& v) { o.schedule = one_of("schedule", v, {"constant", "step", "cosine"}); }},
+       [](TrainOptions& o, const std::string& v) {
+         o.schedule = one_of("schedule", v, {"constant", "step", "cosine"});
+       }},
       {"decay-every",
        [](TrainOptions& o, const std::string& v) { o.decay_every = parse_integer("decay-every", v, 1); }},
       {"decay-factor",
@@ -93,7 +100,9 @@ const std::map<std::string, Setter>& setters() {
       {"final-lr-fraction",
        [](TrainOptions& o, const std::string& v) { o.final_lr_fraction = parse_fraction("final-lr-fraction", v); }},
       {"device",
-       [](TrainOptions& o, const std::string& v) { o.device = one_of("device", v, {"vulkan", "reference"}); }},
+       [](TrainOptions& o, const std::string& v) {
+         o.device = one_of("device", v, {"vulkan", "reference"});
+       }},
       {"dtype",
        [](TrainOptions& o, const std::string& v) {
          o.dtype = one_of("dtype", v, {"f32", "f64"}) == "f32" ? DType::f32 : DType::f64;
@@ -139,7 +148,8 @@ TrainOptions parse_args(std::span<const std::string> args) {
   }
   // A schedule's parameters without the schedule would be silently ignored.
   for (const auto& [option, schedule] : {std::pair<const char*, const char*>{"decay-every", "step"},
-                                         {"decay-factor", "step"}, {"final-lr-fraction", "cosine"}})
+                                         {"decay-factor", "step"},
+                                         {"final-lr-fraction", "cosine"}})
     if (o.given.count(option) && o.schedule != schedule && o.evaluate.empty() &&
         (o.resume.empty() || o.given.count("schedule")))  // else the checkpoint names the schedule
       usage_error("--" + std::string(option) + " applies to --schedule " + schedule + " (the schedule is " +
@@ -147,7 +157,8 @@ TrainOptions parse_args(std::span<const std::string> args) {
   if (!o.evaluate.empty()) {
     for (const std::string& name : o.given)
       if (name != "evaluate" && name != "data" && name != "device" && name != "batch" && name != "test-subset")
-        usage_error("--" + name + " does not apply to --evaluate (which takes --data, --device, --batch and "
+        usage_error("--" + name +
+                    " does not apply to --evaluate (which takes --data, --device, --batch and "
                     "--test-subset)");
   }
   return o;

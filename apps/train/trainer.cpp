@@ -8,9 +8,9 @@
 #include "core/settings.hpp"
 #include "data/batches.hpp"
 #include "data/idx.hpp"
-#include "nxv/vulkan.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/nn.hpp"
+#include "nxv/vulkan.hpp"
 #include "train/models.hpp"
 
 namespace nxv::train {
@@ -22,9 +22,7 @@ using Clock = std::chrono::steady_clock;
 // Test batches: larger than training ones, since there is no backward pass and fewer dispatches go faster.
 constexpr std::int64_t kEvalBatch = 1000;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 nn::Optimizer make_optimizer(const std::string& name) {
   if (name == "sgd") return nn::sgd({.momentum = 0.9});
@@ -42,14 +40,15 @@ nn::Schedule make_schedule(const ScheduleSettings& s, double lr, std::int64_t st
 }
 
 // (summed loss, correct count) of a test batch.
-using EvalFn =
-    std::function<std::tuple<Tensor, Tensor>(const Params&, const Params&, const Tensor&, const Tensor&)>;
+using EvalFn = std::function<std::tuple<Tensor, Tensor>(const Params&, const Params&, const Tensor&, const Tensor&)>;
 EvalFn make_eval(const nn::Sequential& model) {
-  return jit([model](const Params& params, const Params& model_state, const Tensor& x, const Tensor& labels) {
-    const Tensor logits = model.apply(params, model_state, x).first;
-    return std::make_tuple(nn::softmax_cross_entropy(logits, labels) * static_cast<double>(x.dim(0)),
-                           nn::correct_count(logits, labels));
-  }, {.compiler = vulkan::compiler()});
+  return jit(
+      [model](const Params& params, const Params& model_state, const Tensor& x, const Tensor& labels) {
+        const Tensor logits = model.apply(params, model_state, x).first;
+        return std::make_tuple(nn::softmax_cross_entropy(logits, labels) * static_cast<double>(x.dim(0)),
+                               nn::correct_count(logits, labels));
+      },
+      {.compiler = vulkan::compiler()});
 }
 
 // Everything on the device until the two scalars at the end.
@@ -134,16 +133,19 @@ void print_epoch(std::FILE* log, const EpochMetrics& m, std::int64_t last_epoch)
 // Jitted with the fusion compiler (bit-identical to eager on the same device; 1.78x faster on the H200's MLP step);
 // on the reference backend it runs the evaluator.
 StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer) {
-  return jit([model, optimizer](const Params& params, const Params& optimizer_state, const Params& model_state,
-                                const Tensor& x, const Tensor& labels, const Tensor& lr, const Tensor& key) {
-    auto loss = [&model](const Params& p, const Params& s, const Tensor& x, const Tensor& labels, const Tensor& key) {
-      auto [logits, new_state] = model.apply(p, s, x, {.training = true, .key = key});
-      return std::make_pair(nn::softmax_cross_entropy(logits, labels), std::move(new_state));
-    };
-    const nn::LossGradState r = nn::value_and_grad_with_state(loss)(params, model_state, x, labels, key);
-    auto [new_params, new_optimizer_state] = optimizer.update(params, r.grads, optimizer_state, lr);
-    return std::make_tuple(r.loss, new_params, new_optimizer_state, r.state);
-  }, {.compiler = vulkan::compiler()});
+  return jit(
+      [model, optimizer](const Params& params, const Params& optimizer_state, const Params& model_state,
+                         const Tensor& x, const Tensor& labels, const Tensor& lr, const Tensor& key) {
+        auto loss = [&model](const Params& p, const Params& s, const Tensor& x, const Tensor& labels,
+                             const Tensor& key) {
+          auto [logits, new_state] = model.apply(p, s, x, {.training = true, .key = key});
+          return std::make_pair(nn::softmax_cross_entropy(logits, labels), std::move(new_state));
+        };
+        const nn::LossGradState r = nn::value_and_grad_with_state(loss)(params, model_state, x, labels, key);
+        auto [new_params, new_optimizer_state] = optimizer.update(params, r.grads, optimizer_state, lr);
+        return std::make_tuple(r.loss, new_params, new_optimizer_state, r.state);
+      },
+      {.compiler = vulkan::compiler()});
 }
 
 // Vulkan when asked for (--device vulkan, or a device named by NXV_DEVICE: a name that matches nothing is an
@@ -217,8 +219,12 @@ TrainResult run_training(const TrainOptions& o, std::FILE* log, bool record_step
       loss_sum = loss_sum + loss * static_cast<double>(b.size);
       result.step_lrs.push_back(rate);
       if (record_step_losses) result.step_losses.push_back(loss.item());
-      bar.update_lazy(i + 1, [&] { return std::vector<io::Metric>{{"loss", read_running_loss()}}; },
-                      static_cast<double>(seen) / seconds_since(start));
+      bar.update_lazy(
+          i + 1,
+          [&] {
+            return std::vector<io::Metric>{{"loss", read_running_loss()}};
+          },
+          static_cast<double>(seen) / seconds_since(start));
     }
     EpochMetrics m;
     m.epoch = epoch;

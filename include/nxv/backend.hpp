@@ -37,8 +37,8 @@ Backend& reference_backend();
 // Backends register themselves with what the rest of the library needs to know about them; the core names none
 // (src/backends.cpp lists the ones a build contains).
 struct BackendInfo {
-  std::string name;  // what Backend::name() returns and NXV_BACKEND names
-  int priority = 0;  // NXV_BACKEND=auto picks the available backend of the highest priority
+  std::string name;                 // what Backend::name() returns and NXV_BACKEND names
+  int priority = 0;                 // NXV_BACKEND=auto picks the available backend of the highest priority
   std::function<bool()> available;  // whether it can run here (never throws)
   std::function<Backend&()> get;    // the backend, created on first use (nxv::Error when not available)
   // jit's compiler for tensors on this backend (null: the evaluator, op by op).

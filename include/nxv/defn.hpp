@@ -31,8 +31,8 @@ using Params = std::map<std::string, Tensor>;
 struct Structure {
   enum class Kind : std::uint8_t { tensor, list, tuple, map };
   Kind kind = Kind::tensor;
-  std::vector<std::string> keys;     // map keys, in order
-  std::vector<Structure> children;   // list, tuple and map elements
+  std::vector<std::string> keys;    // map keys, in order
+  std::vector<Structure> children;  // list, tuple and map elements
   std::size_t leaf_count() const;
   friend bool operator==(const Structure&, const Structure&) = default;
 };
@@ -232,7 +232,8 @@ TracedFunction trace(F fn, const Args&... args) {
 template <class F>
 class Jitted {
  public:
-  Jitted(F fn, JitOptions options) : fn_(std::move(fn)), cache_(std::make_shared<detail::JitCache>(std::move(options))) {}
+  Jitted(F fn, JitOptions options)
+      : fn_(std::move(fn)), cache_(std::make_shared<detail::JitCache>(std::move(options))) {}
 
   template <class... Args>
   auto operator()(const Args&... args) const {
@@ -241,9 +242,12 @@ class Jitted {
     const Structure in = flatten_all(leaves, args...);
     if (detail::any_traced(leaves)) return Result(fn_(args...));
     Structure out;
-    std::vector<Tensor> results = cache_->call(leaves, in, [&](std::span<const Tensor> params, Structure& o) {
-      return detail::call_on_leaves<F, Args...>(fn_, in, params, o);
-    }, out);
+    std::vector<Tensor> results = cache_->call(
+        leaves, in,
+        [&](std::span<const Tensor> params, Structure& o) {
+          return detail::call_on_leaves<F, Args...>(fn_, in, params, o);
+        },
+        out);
     return unflatten<Result>(out, results);
   }
   // How many times this function (and its copies) has been traced.

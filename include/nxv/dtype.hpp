@@ -38,13 +38,33 @@ DType promote(DType a, DType b);
 // The smallest float type that holds `t` (integers and pred become f32).
 DType float_type(DType t);
 
-template <class T> struct dtype_of;
-template <> struct dtype_of<bool> { static constexpr DType value = DType::pred; };
-template <> struct dtype_of<std::uint8_t> { static constexpr DType value = DType::u8; };
-template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType::s32; };
-template <> struct dtype_of<std::int64_t> { static constexpr DType value = DType::s64; };
-template <> struct dtype_of<float> { static constexpr DType value = DType::f32; };
-template <> struct dtype_of<double> { static constexpr DType value = DType::f64; };
-template <class T> inline constexpr DType dtype_of_v = dtype_of<T>::value;
+template <class T>
+struct dtype_of;
+template <>
+struct dtype_of<bool> {
+  static constexpr DType value = DType::pred;
+};
+template <>
+struct dtype_of<std::uint8_t> {
+  static constexpr DType value = DType::u8;
+};
+template <>
+struct dtype_of<std::int32_t> {
+  static constexpr DType value = DType::s32;
+};
+template <>
+struct dtype_of<std::int64_t> {
+  static constexpr DType value = DType::s64;
+};
+template <>
+struct dtype_of<float> {
+  static constexpr DType value = DType::f32;
+};
+template <>
+struct dtype_of<double> {
+  static constexpr DType value = DType::f64;
+};
+template <class T>
+inline constexpr DType dtype_of_v = dtype_of<T>::value;
 
 }  // namespace nxv

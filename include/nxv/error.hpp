@@ -23,7 +23,7 @@ template <class... Parts>
 }  // namespace nxv
 
 // Throws nxv::Error("<op>: <message parts...>") unless `cond` holds.
-#define NXV_CHECK(cond, op, ...)                              \
-  do {                                                        \
+#define NXV_CHECK(cond, op, ...)                             \
+  do {                                                       \
     if (!(cond)) ::nxv::detail::fail(op, ": ", __VA_ARGS__); \
   } while (0)

@@ -26,8 +26,8 @@ Tensor stop_gradient(const Tensor& x);
 // A user-supplied vector-Jacobian product for nxv::custom_grad: one cotangent per input (an undefined
 // tensor means zero), given the inputs, the output and the output's cotangent. Written with ops, so it can be
 // differentiated again.
-using CustomVjp = std::function<std::vector<Tensor>(std::span<const Tensor> inputs, const Tensor& output,
-                                                    const Tensor& cotangent)>;
+using CustomVjp =
+    std::function<std::vector<Tensor>(std::span<const Tensor> inputs, const Tensor& output, const Tensor& cotangent)>;
 
 namespace detail {
 struct ValueAndGrad {
@@ -49,8 +49,8 @@ auto value_and_grad(F fn) {
     std::vector<Tensor> wrt, others;
     const Structure wrt_structure = flatten(first, wrt);
     const Structure rest_structure = flatten_all(others, rest...);
-    detail::ValueAndGrad r = detail::value_and_grad(
-        wrt, others, [&](std::span<const Tensor> w, std::span<const Tensor> o) -> Tensor {
+    detail::ValueAndGrad r =
+        detail::value_and_grad(wrt, others, [&](std::span<const Tensor> w, std::span<const Tensor> o) -> Tensor {
           const First x = unflatten<First>(wrt_structure, w);
           const Rest args = unflatten<Rest>(rest_structure, o);
           return std::apply([&](const auto&... a) -> Tensor { return fn(x, a...); }, args);

@@ -237,8 +237,8 @@ struct Optimizer {
 };
 
 struct SgdOptions {
-  double momentum = 0.0;  // v = momentum * v + g
-  bool nesterov = false;  // step along g + momentum * v instead of v
+  double momentum = 0.0;      // v = momentum * v + g
+  bool nesterov = false;      // step along g + momentum * v instead of v
   double weight_decay = 0.0;  // added to the gradient: g + weight_decay * p
 };
 struct AdamOptions {

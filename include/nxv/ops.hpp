@@ -73,16 +73,16 @@ Tensor normal(Key k, const Shape& shape, DType dtype = DType::f32, double mean =
               Backend& backend = default_backend());
 
 // ---- elementwise -----------------------------------------------------------------------------------------
-#define NXV_DECLARE_BINARY(fn)                   \
+#define NXV_DECLARE_BINARY(fn)                 \
   Tensor fn(const Tensor& a, const Tensor& b); \
   Tensor fn(const Tensor& a, Scalar b);        \
   Tensor fn(Scalar a, const Tensor& b);
 NXV_DECLARE_BINARY(add)
 NXV_DECLARE_BINARY(subtract)
 NXV_DECLARE_BINARY(multiply)
-NXV_DECLARE_BINARY(divide)     // true division: integers give f32
-NXV_DECLARE_BINARY(pow)        // integer pow on integers (negative exponents give 0 unless the base is ±1)
-NXV_DECLARE_BINARY(max)        // NaN-propagating
+NXV_DECLARE_BINARY(divide)  // true division: integers give f32
+NXV_DECLARE_BINARY(pow)     // integer pow on integers (negative exponents give 0 unless the base is ±1)
+NXV_DECLARE_BINARY(max)     // NaN-propagating
 NXV_DECLARE_BINARY(min)
 NXV_DECLARE_BINARY(remainder)  // sign of the dividend (C fmod / %); x rem 0 = x for integers
 NXV_DECLARE_BINARY(quotient)   // integer division truncating toward zero; x quot 0 = -1 (all bits set)
@@ -164,10 +164,10 @@ Tensor argmax(const Tensor& x, std::optional<int> axis = std::nullopt, bool keep
 Tensor argmin(const Tensor& x, std::optional<int> axis = std::nullopt, bool keep_axis = false);
 
 // ---- movement --------------------------------------------------------------------------------------------
-Tensor reshape(const Tensor& x, const Shape& shape);  // one dimension may be -1; a view
+Tensor reshape(const Tensor& x, const Shape& shape);                  // one dimension may be -1; a view
 Tensor squeeze(const Tensor& x, const OptAxes& axes = std::nullopt);  // a view
-Tensor expand_dims(const Tensor& x, int axis);  // a view
-Tensor flatten(const Tensor& x);  // a view
+Tensor expand_dims(const Tensor& x, int axis);                        // a view
+Tensor flatten(const Tensor& x);                                      // a view
 // axes: nullopt = reverse the axes.
 Tensor transpose(const Tensor& x, const OptAxes& perm = std::nullopt);
 // x's axis i becomes axis axes[i] of the result (default: the trailing axes, as NumPy).
@@ -191,5 +191,5 @@ Tensor dot(const Tensor& a, const Tensor& b);
 
 }  // namespace nxv
 
+#include "nxv/conv.hpp"      // conv, window_sum/product/max/min/mean, window_scatter_max/min
 #include "nxv/indexing.hpp"  // take, gather, indexed_add/put, put_slice, sort, cumulative_*, top_k
-#include "nxv/conv.hpp"  // conv, window_sum/product/max/min/mean, window_scatter_max/min

@@ -20,7 +20,9 @@ class InlineVec {
   InlineVec(std::initializer_list<T> values) { assign(values.begin(), values.end()); }
   explicit InlineVec(std::span<const T> values) { assign(values.begin(), values.end()); }
   template <class It>
-  InlineVec(It first, It last) { assign(first, last); }
+  InlineVec(It first, It last) {
+    assign(first, last);
+  }
   static InlineVec filled(int count, T value) {
     InlineVec v;
     for (int i = 0; i < count; ++i) v.push_back(value);

@@ -28,7 +28,7 @@ struct TensorType {
   friend bool operator==(const TensorType&, const TensorType&) = default;
 };
 std::string to_string(const TensorType& t);  // "f32[2, 3]"
-std::size_t byte_size(const TensorType& t);   // elements times the dtype's size
+std::size_t byte_size(const TensorType& t);  // elements times the dtype's size
 
 class Tensor {
  public:
@@ -40,7 +40,7 @@ class Tensor {
   const Shape& shape() const { return impl().type.shape; }
   DType dtype() const { return impl().type.dtype; }
   int rank() const { return shape().size(); }
-  std::int64_t size() const;  // number of elements
+  std::int64_t size() const;         // number of elements
   std::int64_t dim(int axis) const;  // negative axes count from the end
   Backend& backend() const { return *impl().backend; }
   const std::shared_ptr<Storage>& storage() const { return impl().storage; }
@@ -80,8 +80,8 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
 template <class T>
 std::vector<T> Tensor::to_vector() const {
-  NXV_CHECK(dtype_of_v<T> == dtype(), "to_vector", "tensor is ", nxv::name(dtype()), " but the requested element type is ",
-            nxv::name(dtype_of_v<T>));
+  NXV_CHECK(dtype_of_v<T> == dtype(), "to_vector", "tensor is ", nxv::name(dtype()),
+            " but the requested element type is ", nxv::name(dtype_of_v<T>));
   std::vector<std::byte> bytes(static_cast<std::size_t>(size()) * sizeof(T));
   copy_to(bytes);
   std::vector<T> out(static_cast<std::size_t>(size()));

@@ -31,7 +31,7 @@ struct DeviceDescription {
   bool denorm_preserve_f32 = false, denorm_preserve_f64 = false;
   bool signed_zero_inf_nan_f32 = false, signed_zero_inf_nan_f64 = false;
   std::uint64_t max_storage_buffer_range = 0, max_allocation_size = 0;
-  bool usable = false;        // has what nx_vulkan requires
+  bool usable = false;          // has what nx_vulkan requires
   std::string unusable_reason;  // why not, when !usable
 };
 
@@ -57,8 +57,8 @@ struct Counters {
 Counters counters();
 
 struct MemoryStats {
-  std::uint64_t bytes_in_use = 0;     // held by live buffers
-  std::uint64_t bytes_cached = 0;     // freed buffers kept for reuse
+  std::uint64_t bytes_in_use = 0;        // held by live buffers
+  std::uint64_t bytes_cached = 0;        // freed buffers kept for reuse
   std::uint64_t device_allocations = 0;  // vkAllocateMemory calls so far
 };
 MemoryStats memory_stats();

@@ -6,9 +6,8 @@ namespace nxv {
 
 namespace {
 constexpr DTypeInfo k_infos[kNumDTypes] = {
-    {"pred", 1, DTypeKind::boolean, 1},       {"u8", 1, DTypeKind::unsigned_int, 8},
-    {"s32", 4, DTypeKind::signed_int, 32},    {"s64", 8, DTypeKind::signed_int, 64},
-    {"f32", 4, DTypeKind::floating, 32},      {"f64", 8, DTypeKind::floating, 64},
+    {"pred", 1, DTypeKind::boolean, 1},    {"u8", 1, DTypeKind::unsigned_int, 8}, {"s32", 4, DTypeKind::signed_int, 32},
+    {"s64", 8, DTypeKind::signed_int, 64}, {"f32", 4, DTypeKind::floating, 32},   {"f64", 8, DTypeKind::floating, 64},
 };
 }  // namespace
 

@@ -15,7 +15,7 @@ namespace {
 
 struct Registry {
   std::mutex mutex;
-  std::vector<BackendInfo> backends;  // highest priority first
+  std::vector<BackendInfo> backends;                // highest priority first
   std::atomic<Backend*> default_backend = nullptr;  // set_default_backend()'s choice
 };
 

@@ -49,7 +49,8 @@ void check(const Info& s, std::string_view v) {
       if (!digits) reject("a whole number from 0 to 999999999");
       break;
     }
-    case Kind::text: break;
+    case Kind::text:
+      break;
   }
 }
 
@@ -93,7 +94,8 @@ std::string markdown_table() {
       }
       values = spelled;
     }
-    const std::string def = s.default_value.empty() ? std::string("(see effect)") : "`" + std::string(s.default_value) + "`";
+    const std::string def =
+        s.default_value.empty() ? std::string("(see effect)") : "`" + std::string(s.default_value) + "`";
     out << "| `" << s.name << "` | " << values << " | " << def << " | " << s.doc << " |\n";
   }
   return out.str();

@@ -17,7 +17,7 @@ enum class Id : std::uint8_t {
 
 struct Info {
   Id id;
-  std::string_view name;           // "NXV_BATCH_MAX"
+  std::string_view name;  // "NXV_BATCH_MAX"
   Kind kind;
   std::string_view default_value;  // as the variable would spell it
   std::string_view values;         // choice: "a|b|c"; otherwise a description of what it takes

@@ -31,9 +31,8 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view op) {
     const int ia = a.size() - rank + i, ib = b.size() - rank + i;
     const std::int64_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
     if (da != db && da != 1 && db != 1)
-      detail::fail(op, ": shapes ", to_string(a), " and ", to_string(b),
-                   " cannot be broadcast together (axis ", i, " of the result: ", da, " vs ", db,
-                   "; expected equal sizes or 1)");
+      detail::fail(op, ": shapes ", to_string(a), " and ", to_string(b), " cannot be broadcast together (axis ", i,
+                   " of the result: ", da, " vs ", db, "; expected equal sizes or 1)");
     out[i] = da == 1 ? db : da;
   }
   return out;

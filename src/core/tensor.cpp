@@ -12,7 +12,9 @@ namespace nxv {
 
 std::string to_string(const TensorType& t) { return std::string(name(t.dtype)) + to_string(t.shape); }
 
-std::size_t byte_size(const TensorType& t) { return static_cast<std::size_t>(num_elements(t.shape)) * size_of(t.dtype); }
+std::size_t byte_size(const TensorType& t) {
+  return static_cast<std::size_t>(num_elements(t.shape)) * size_of(t.dtype);
+}
 
 Tensor::Tensor(TensorType type, Backend& backend, std::shared_ptr<Storage> storage, bool weak)
     : impl_(std::make_shared<const Impl>(Impl{std::move(type), &backend, std::move(storage), weak})) {}
@@ -46,11 +48,16 @@ namespace {
 double element_as_double(const std::byte* p, DType t) {
   switch (t) {
     case DType::pred:
-    case DType::u8: return static_cast<double>(*reinterpret_cast<const std::uint8_t*>(p));
-    case DType::s32: return *reinterpret_cast<const std::int32_t*>(p);
-    case DType::s64: return static_cast<double>(*reinterpret_cast<const std::int64_t*>(p));
-    case DType::f32: return *reinterpret_cast<const float*>(p);
-    case DType::f64: return *reinterpret_cast<const double*>(p);
+    case DType::u8:
+      return static_cast<double>(*reinterpret_cast<const std::uint8_t*>(p));
+    case DType::s32:
+      return *reinterpret_cast<const std::int32_t*>(p);
+    case DType::s64:
+      return static_cast<double>(*reinterpret_cast<const std::int64_t*>(p));
+    case DType::f32:
+      return *reinterpret_cast<const float*>(p);
+    case DType::f64:
+      return *reinterpret_cast<const double*>(p);
   }
   return 0;
 }
@@ -58,10 +65,14 @@ double element_as_double(const std::byte* p, DType t) {
 std::string format_element(const std::byte* p, DType t) {
   char buf[64];
   switch (t) {
-    case DType::pred: return *reinterpret_cast<const std::uint8_t*>(p) ? "true" : "false";
-    case DType::u8: return std::to_string(*reinterpret_cast<const std::uint8_t*>(p));
-    case DType::s32: return std::to_string(*reinterpret_cast<const std::int32_t*>(p));
-    case DType::s64: return std::to_string(*reinterpret_cast<const std::int64_t*>(p));
+    case DType::pred:
+      return *reinterpret_cast<const std::uint8_t*>(p) ? "true" : "false";
+    case DType::u8:
+      return std::to_string(*reinterpret_cast<const std::uint8_t*>(p));
+    case DType::s32:
+      return std::to_string(*reinterpret_cast<const std::int32_t*>(p));
+    case DType::s64:
+      return std::to_string(*reinterpret_cast<const std::int64_t*>(p));
     case DType::f32:
     case DType::f64: {
       const double v = element_as_double(p, t);

@@ -76,8 +76,8 @@ Batches::Batches(const Dataset& dataset, const BatchOptions& options, Backend& b
 }
 
 Batch Batches::operator[](std::int64_t i) const {
-  NXV_CHECK(i >= 0 && i < num_batches_, "Batches", "batch index ", i, " is out of range: the epoch has ",
-            num_batches_, " batches");
+  NXV_CHECK(i >= 0 && i < num_batches_, "Batches", "batch index ", i, " is out of range: the epoch has ", num_batches_,
+            " batches");
   const std::int64_t begin = i * options_.batch_size;
   const std::int64_t end = std::min(begin + options_.batch_size, num_examples());
   const std::span<const std::int64_t> indices(order_.data() + begin, static_cast<std::size_t>(end - begin));

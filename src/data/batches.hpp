@@ -29,16 +29,16 @@ struct BatchOptions {
   std::int64_t batch_size = 32;
   bool shuffle = true;
   std::uint64_t seed = 0;
-  bool drop_last = false;     // drop a last batch smaller than batch_size instead of yielding it
-  std::int64_t subset = 0;    // use only the first `subset` examples (0 = all), for quick runs and CI
+  bool drop_last = false;   // drop a last batch smaller than batch_size instead of yielding it
+  std::int64_t subset = 0;  // use only the first `subset` examples (0 = all), for quick runs and CI
   ImageLayout layout = ImageLayout::nchw;
-  DType dtype = DType::f32;   // f32 or f64
+  DType dtype = DType::f32;  // f32 or f64
   Normalization normalization;
 };
 
 struct Batch {
-  Tensor images;  // f32/f64 [n, 1, rows, cols] or [n, rows * cols]
-  Tensor labels;  // s64 [n]
+  Tensor images;          // f32/f64 [n, 1, rows, cols] or [n, rows * cols]
+  Tensor labels;          // s64 [n]
   std::int64_t size = 0;  // n
 };
 
@@ -48,7 +48,7 @@ class Batches {
  public:
   Batches(const Dataset& dataset, const BatchOptions& options, Backend& backend, std::uint64_t epoch = 0);
 
-  std::int64_t size() const { return num_batches_; }       // number of batches
+  std::int64_t size() const { return num_batches_; }  // number of batches
   std::int64_t num_examples() const { return static_cast<std::int64_t>(order_.size()); }
   Batch operator[](std::int64_t i) const;
 

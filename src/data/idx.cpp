@@ -107,19 +107,18 @@ std::filesystem::path find_file(const std::filesystem::path& dir, const std::str
   std::string tried;
   for (const auto& n : names) tried += (tried.empty() ? "" : ", ") + n;
   const bool dir_exists = std::filesystem::is_directory(dir, ec);
-  detail::fail("load_idx: ", dir_exists ? "no " : "the data directory does not exist, so no ", stem, " file in ",
-               dir.string(), " (tried ", tried,
-               "). Install Fashion-MNIST with scripts/setup (the Debian package dataset-fashion-mnist, which puts it "
-               "in /usr/share/datasets/fashion-mnist), or point --data DIR or NXV_DATA_DIR at a directory of IDX files");
+  detail::fail(
+      "load_idx: ", dir_exists ? "no " : "the data directory does not exist, so no ", stem, " file in ", dir.string(),
+      " (tried ", tried,
+      "). Install Fashion-MNIST with scripts/setup (the Debian package dataset-fashion-mnist, which puts it "
+      "in /usr/share/datasets/fashion-mnist), or point --data DIR or NXV_DATA_DIR at a directory of IDX files");
 }
 
 }  // namespace
 
 std::string_view name(Split split) { return split == Split::train ? "train" : "test"; }
 
-std::filesystem::path default_data_dir() {
-  return settings::value(settings::Id::DATA_DIR);
-}
+std::filesystem::path default_data_dir() { return settings::value(settings::Id::DATA_DIR); }
 
 Dataset load_idx(const std::filesystem::path& dir, Split split) {
   const std::string prefix = split == Split::train ? "train" : "t10k";

@@ -20,16 +20,20 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     case OpCode::binary:
     case OpCode::select:
     case OpCode::clip:
-    case OpCode::cast: return rules::elementwise_vjp(v);
-    case OpCode::reduce: return rules::reduce_vjp(v);
+    case OpCode::cast:
+      return rules::elementwise_vjp(v);
+    case OpCode::reduce:
+      return rules::reduce_vjp(v);
     case OpCode::reshape:
     case OpCode::transpose:
     case OpCode::broadcast:
     case OpCode::slice:
     case OpCode::pad:
     case OpCode::concatenate:
-    case OpCode::reverse: return rules::movement_vjp(v);
-    case OpCode::dot: return rules::dot_vjp(v);
+    case OpCode::reverse:
+      return rules::movement_vjp(v);
+    case OpCode::dot:
+      return rules::dot_vjp(v);
     // pred/s64 results (never reached: backward only follows float nodes) and ops without inputs.
     case OpCode::unary_test:
     case OpCode::binary_test:
@@ -38,7 +42,8 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     case OpCode::eye:
     case OpCode::full:
     case OpCode::random_uniform:
-    case OpCode::random_normal: return std::vector<Tensor>(v.x.size());
+    case OpCode::random_normal:
+      return std::vector<Tensor>(v.x.size());
     case OpCode::take:
     case OpCode::take_along_axis:
     case OpCode::gather:
@@ -47,18 +52,21 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     case OpCode::put_slice:
     case OpCode::sort:
     case OpCode::argsort:
-    case OpCode::cumulative: return rules::indexing_vjp(v);
-    case OpCode::conv: return rules::conv_vjp(v);
+    case OpCode::cumulative:
+      return rules::indexing_vjp(v);
+    case OpCode::conv:
+      return rules::conv_vjp(v);
     case OpCode::window_reduce:
-    case OpCode::window_scatter: return rules::window_vjp(v);
+    case OpCode::window_scatter:
+      return rules::window_vjp(v);
   }
   detail::fail("grad: no gradient rule for ", format_call(v.call), " yet (the CNN and indexing ops of issue 4)");
 }
 
 std::vector<Tensor> custom_vjp(const Node& node, std::span<const Tensor> inputs, const Tensor& y, const Tensor& g) {
   std::vector<Tensor> cot = (*node.custom)(inputs, y, g);
-  NXV_CHECK(cot.size() == inputs.size(), "custom_grad", "the gradient rule returned ", cot.size(),
-            " cotangents for ", inputs.size(), " inputs");
+  NXV_CHECK(cot.size() == inputs.size(), "custom_grad", "the gradient rule returned ", cot.size(), " cotangents for ",
+            inputs.size(), " inputs");
   for (std::size_t i = 0; i < cot.size(); ++i) {
     if (!cot[i].defined() || !is_float(inputs[i].dtype())) continue;
     NXV_CHECK(cot[i].shape() == inputs[i].shape(), "custom_grad", "the gradient rule returned ",
@@ -132,8 +140,8 @@ ValueAndGrad value_and_grad(std::span<const Tensor> wrt, std::span<const Tensor>
   NXV_CHECK(!wrt.empty(), "grad", "the first argument holds no tensors to differentiate with respect to");
   for (std::size_t i = 0; i < wrt.size(); ++i) {
     NXV_CHECK(wrt[i].defined(), "grad", "tensor ", i, " of the first argument is undefined (default-constructed)");
-    NXV_CHECK(is_float(wrt[i].dtype()), "grad", "can only differentiate with respect to float tensors, but tensor ",
-              i, " of the first argument is ", to_string(wrt[i].type()),
+    NXV_CHECK(is_float(wrt[i].dtype()), "grad", "can only differentiate with respect to float tensors, but tensor ", i,
+              " of the first argument is ", to_string(wrt[i].type()),
               " (convert it with as_type, or pass integer data as a later argument)");
   }
   std::vector<Tensor> inputs(wrt.begin(), wrt.end());

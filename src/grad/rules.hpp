@@ -15,10 +15,10 @@ namespace nxv::rules {
 
 struct Vjp {
   const OpCall& call;
-  std::span<const Tensor> x;      // primal inputs, as the backend received them
-  const Tensor& y;                // primal output
-  const Tensor& g;                // cotangent of y (same type as y)
-  const std::vector<bool>& needs; // needs[i]: whether input i's cotangent is wanted
+  std::span<const Tensor> x;       // primal inputs, as the backend received them
+  const Tensor& y;                 // primal output
+  const Tensor& g;                 // cotangent of y (same type as y)
+  const std::vector<bool>& needs;  // needs[i]: whether input i's cotangent is wanted
 };
 
 std::vector<Tensor> elementwise_vjp(const Vjp& v);  // unary, binary, select, clip, cast
@@ -26,9 +26,9 @@ std::vector<Tensor> reduce_vjp(const Vjp& v);       // sum, product, max, min
 std::vector<Tensor> movement_vjp(const Vjp& v);     // reshape, transpose, broadcast, slice, pad, concatenate, reverse
 std::vector<Tensor> dot_vjp(const Vjp& v);
 std::vector<Tensor> conv_vjp(const Vjp& v);
-std::vector<Tensor> window_vjp(const Vjp& v);       // window_reduce, window_scatter
-std::vector<Tensor> indexing_vjp(const Vjp& v);     // take, take_along_axis, gather, indexed_add/put,
-                                                    // put_slice, sort, argsort, cumulative
+std::vector<Tensor> window_vjp(const Vjp& v);    // window_reduce, window_scatter
+std::vector<Tensor> indexing_vjp(const Vjp& v);  // take, take_along_axis, gather, indexed_add/put,
+                                                 // put_slice, sort, argsort, cumulative
 
 // Sums `g` over the axes along which an input of `shape` was broadcast to g's shape (NumPy rules), then
 // reshapes it to `shape`.

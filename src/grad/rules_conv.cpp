@@ -154,14 +154,17 @@ std::vector<Tensor> window_vjp(const Vjp& v) {
             v.needs[2] ? sum(v.g) : Tensor()};
   }
   switch (a.fn) {
-    case ReduceFn::sum: return {window_sum_transpose(a, x.shape(), v.g)};
+    case ReduceFn::sum:
+      return {window_sum_transpose(a, x.shape(), v.g)};
     // d prod / dx_i = sum over the windows holding x_i of g * prod / x_i (NaN where x_i = 0, as reduce's rule).
-    case ReduceFn::product: return {window_sum_transpose(a, x.shape(), v.g * v.y) / x};
+    case ReduceFn::product:
+      return {window_sum_transpose(a, x.shape(), v.g * v.y) / x};
     case ReduceFn::max:
       return {window_scatter_max(x, v.g, scalar_like(0.0, v.g), a.window, window_options(a))};
     case ReduceFn::min:
       return {window_scatter_min(x, v.g, scalar_like(0.0, v.g), a.window, window_options(a))};
-    default: return {Tensor()};
+    default:
+      return {Tensor()};
   }
 }
 

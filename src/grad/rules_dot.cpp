@@ -56,10 +56,8 @@ std::vector<Tensor> dot_vjp(const Vjp& v) {
   const int nb = at.batch_a.size();
   const int a_free = a.rank() - nb - at.contract_a.size();
   std::vector<Tensor> out(2);
-  if (v.needs[0])
-    out[0] = operand_vjp(v.g, a, at.contract_a, at.batch_a, b, at.contract_b, at.batch_b, nb + a_free);
-  if (v.needs[1])
-    out[1] = operand_vjp(v.g, b, at.contract_b, at.batch_b, a, at.contract_a, at.batch_a, nb);
+  if (v.needs[0]) out[0] = operand_vjp(v.g, a, at.contract_a, at.batch_a, b, at.contract_b, at.batch_b, nb + a_free);
+  if (v.needs[1]) out[1] = operand_vjp(v.g, b, at.contract_b, at.batch_b, a, at.contract_a, at.batch_a, nb);
   return out;
 }
 

@@ -19,29 +19,46 @@ Tensor zero_like(const Tensor& t) { return scalar_like(0.0, t); }
 // d op(x) / dx times g, for a unary function with input x and output y; undefined for zero.
 Tensor unary_rule(UnaryFn fn, const Tensor& x, const Tensor& y, const Tensor& g) {
   switch (fn) {
-    case UnaryFn::negate: return negate(g);
-    case UnaryFn::abs: return g * sign(x);  // 0 at 0
+    case UnaryFn::negate:
+      return negate(g);
+    case UnaryFn::abs:
+      return g * sign(x);  // 0 at 0
     case UnaryFn::sign:
     case UnaryFn::floor:
     case UnaryFn::ceil:
-    case UnaryFn::round: return {};  // piecewise constant
-    case UnaryFn::square: return g * (2.0 * x);
-    case UnaryFn::exp: return g * y;
-    case UnaryFn::expm1: return g * (y + 1.0);
-    case UnaryFn::log: return g / x;
-    case UnaryFn::log1p: return g / (x + 1.0);
-    case UnaryFn::sqrt: return g * 0.5 / y;
-    case UnaryFn::rsqrt: return g * (-0.5) * y / x;  // d x^-1/2 = -1/2 x^-3/2
-    case UnaryFn::sigmoid: return g * y * (1.0 - y);
-    case UnaryFn::tanh: return g * (1.0 - square(y));
-    case UnaryFn::sin: return g * cos(x);
-    case UnaryFn::cos: return negate(g * sin(x));
-    case UnaryFn::erf: return g * (2.0 / std::sqrt(std::numbers::pi)) * exp(negate(square(x)));
-    case UnaryFn::reciprocal: return negate(g * square(y));
+    case UnaryFn::round:
+      return {};  // piecewise constant
+    case UnaryFn::square:
+      return g * (2.0 * x);
+    case UnaryFn::exp:
+      return g * y;
+    case UnaryFn::expm1:
+      return g * (y + 1.0);
+    case UnaryFn::log:
+      return g / x;
+    case UnaryFn::log1p:
+      return g / (x + 1.0);
+    case UnaryFn::sqrt:
+      return g * 0.5 / y;
+    case UnaryFn::rsqrt:
+      return g * (-0.5) * y / x;  // d x^-1/2 = -1/2 x^-3/2
+    case UnaryFn::sigmoid:
+      return g * y * (1.0 - y);
+    case UnaryFn::tanh:
+      return g * (1.0 - square(y));
+    case UnaryFn::sin:
+      return g * cos(x);
+    case UnaryFn::cos:
+      return negate(g * sin(x));
+    case UnaryFn::erf:
+      return g * (2.0 / std::sqrt(std::numbers::pi)) * exp(negate(square(x)));
+    case UnaryFn::reciprocal:
+      return negate(g * square(y));
     case UnaryFn::bitwise_not:
     case UnaryFn::is_nan:
     case UnaryFn::is_infinity:
-    case UnaryFn::logical_not: return {};
+    case UnaryFn::logical_not:
+      return {};
   }
   return {};
 }
@@ -60,10 +77,14 @@ struct Pair {
 // The cotangents of a binary function's operands, before un-broadcasting.
 Pair binary_rule(BinaryFn fn, const Tensor& a, const Tensor& b, const Tensor& y, const Tensor& g) {
   switch (fn) {
-    case BinaryFn::add: return {g, g};
-    case BinaryFn::subtract: return {g, negate(g)};
-    case BinaryFn::multiply: return {g * b, g * a};
-    case BinaryFn::divide: return {g / b, negate(g * y / b)};
+    case BinaryFn::add:
+      return {g, g};
+    case BinaryFn::subtract:
+      return {g, negate(g)};
+    case BinaryFn::multiply:
+      return {g * b, g * a};
+    case BinaryFn::divide:
+      return {g / b, negate(g * y / b)};
     case BinaryFn::pow: {
       // As JAX: d/da = 0 where b == 0 (so 0^0 has slope 0); d/db = y log a, with log 0 replaced by 0.
       const Tensor da = select(equal(b, 0.0), zero_like(y), b * pow(a, b - 1.0));
@@ -71,7 +92,8 @@ Pair binary_rule(BinaryFn fn, const Tensor& a, const Tensor& b, const Tensor& y,
       return {g * da, g * log(safe_a) * y};
     }
     case BinaryFn::max:
-    case BinaryFn::min: return {g * balanced_eq(a, y, b), g * balanced_eq(b, y, a)};
+    case BinaryFn::min:
+      return {g * balanced_eq(a, y, b), g * balanced_eq(b, y, a)};
     case BinaryFn::remainder: {
       // a rem b = a - b trunc(a / b); trunc is piecewise constant.
       const Tensor q = a / b;
@@ -95,7 +117,8 @@ Pair binary_rule(BinaryFn fn, const Tensor& a, const Tensor& b, const Tensor& y,
     case BinaryFn::greater_equal:
     case BinaryFn::logical_and:
     case BinaryFn::logical_or:
-    case BinaryFn::logical_xor: return {};
+    case BinaryFn::logical_xor:
+      return {};
   }
   return {};
 }
@@ -118,7 +141,8 @@ Tensor unbroadcast(const Tensor& g, const Shape& shape) {
 std::vector<Tensor> elementwise_vjp(const Vjp& v) {
   const std::span<const Tensor> x = v.x;
   switch (v.call.code) {
-    case OpCode::unary: return {unary_rule(v.call.attrs_as<UnaryAttrs>().fn, x[0], v.y, v.g)};
+    case OpCode::unary:
+      return {unary_rule(v.call.attrs_as<UnaryAttrs>().fn, x[0], v.y, v.g)};
     case OpCode::binary: {
       const Pair p = binary_rule(v.call.attrs_as<BinaryAttrs>().fn, x[0], x[1], v.y, v.g);
       return {v.needs[0] ? unbroadcast_if(p.a, x[0]) : Tensor(), v.needs[1] ? unbroadcast_if(p.b, x[1]) : Tensor()};
@@ -132,13 +156,17 @@ std::vector<Tensor> elementwise_vjp(const Vjp& v) {
       // y = min(max(x, low), high): the cotangent goes to whichever operand y strictly came from; on a tie
       // (x == low or x == high) it goes to none, as JAX's clamp.
       const Tensor &in = x[0], &low = x[1], &high = x[2], zero = zero_like(v.g);
-      auto route = [&](const Tensor& where, const Tensor& like) { return unbroadcast(select(where, v.g, zero), like.shape()); };
+      auto route = [&](const Tensor& where, const Tensor& like) {
+        return unbroadcast(select(where, v.g, zero), like.shape());
+      };
       return {v.needs[0] ? route(logical_and(greater(in, low), less(in, high)), in) : Tensor(),
               v.needs[1] ? route(logical_and(greater(low, in), less(low, high)), low) : Tensor(),
               v.needs[2] ? route(less(high, max(in, low)), high) : Tensor()};
     }
-    case OpCode::cast: return {is_float(x[0].dtype()) ? as_type(v.g, x[0].dtype()) : Tensor()};
-    default: return std::vector<Tensor>(x.size());
+    case OpCode::cast:
+      return {is_float(x[0].dtype()) ? as_type(v.g, x[0].dtype()) : Tensor()};
+    default:
+      return std::vector<Tensor>(x.size());
   }
 }
 

@@ -109,9 +109,9 @@ Tensor cumulative_extremum_vjp(const CumulativeAttrs& a, const Tensor& x, const 
   const Tensor changed = not_equal(y, previous);
   const Tensor position = iota(x.shape(), axis, DType::s64, x.backend());
   const Tensor source =
-      reverse ? cumulative_min(select(changed, position, full({}, static_cast<double>(x.shape()[axis]), DType::s64,
-                                                              x.backend())),
-                               axis, true)
+      reverse ? cumulative_min(
+                    select(changed, position, full({}, static_cast<double>(x.shape()[axis]), DType::s64, x.backend())),
+                    axis, true)
               : cumulative_max(select(changed, position, full({}, -1, DType::s64, x.backend())), axis);
   return scatter_along_axis(x.shape(), source, g, axis);
 }
@@ -119,11 +119,15 @@ Tensor cumulative_extremum_vjp(const CumulativeAttrs& a, const Tensor& x, const 
 Tensor cumulative_vjp(const CumulativeAttrs& a, const Tensor& x, const Tensor& y, const Tensor& g) {
   const int axis = static_cast<int>(a.axis);
   switch (a.fn) {
-    case ReduceFn::sum: return cumulative_sum(g, axis, !a.reverse);
-    case ReduceFn::product: return cumulative_sum(g * y, axis, !a.reverse) / x;
+    case ReduceFn::sum:
+      return cumulative_sum(g, axis, !a.reverse);
+    case ReduceFn::product:
+      return cumulative_sum(g * y, axis, !a.reverse) / x;
     case ReduceFn::max:
-    case ReduceFn::min: return cumulative_extremum_vjp(a, x, y, g);
-    default: break;
+    case ReduceFn::min:
+      return cumulative_extremum_vjp(a, x, y, g);
+    default:
+      break;
   }
   detail::fail("grad: cumulative with unknown function ", static_cast<int>(a.fn));
 }
@@ -171,7 +175,8 @@ std::vector<Tensor> indexing_vjp(const Vjp& v) {
     case OpCode::cumulative:
       if (want(0)) out[0] = cumulative_vjp(call.attrs_as<CumulativeAttrs>(), x[0], v.y, g);
       break;
-    default: break;  // argsort: an integer output
+    default:
+      break;  // argsort: an integer output
   }
   return out;
 }

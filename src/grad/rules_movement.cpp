@@ -79,14 +79,22 @@ std::vector<Tensor> movement_vjp(const Vjp& v) {
   const OpCall& call = v.call;
   const Tensor& x = v.x[0];
   switch (call.code) {
-    case OpCode::reshape: return {reshape(v.g, x.shape())};
-    case OpCode::transpose: return {transpose_vjp(call.attrs_as<TransposeAttrs>(), v.g)};
-    case OpCode::broadcast: return {broadcast_vjp(call.attrs_as<BroadcastAttrs>(), x, v.g)};
-    case OpCode::slice: return {slice_vjp(call.attrs_as<SliceAttrs>(), x, v.g)};
-    case OpCode::pad: return {pad_vjp(call.attrs_as<PadAttrs>(), x, v.g)};
-    case OpCode::concatenate: return concatenate_vjp(v);
-    case OpCode::reverse: return {reverse(v.g, call.attrs_as<ReverseAttrs>().axes)};
-    default: return std::vector<Tensor>(v.x.size());
+    case OpCode::reshape:
+      return {reshape(v.g, x.shape())};
+    case OpCode::transpose:
+      return {transpose_vjp(call.attrs_as<TransposeAttrs>(), v.g)};
+    case OpCode::broadcast:
+      return {broadcast_vjp(call.attrs_as<BroadcastAttrs>(), x, v.g)};
+    case OpCode::slice:
+      return {slice_vjp(call.attrs_as<SliceAttrs>(), x, v.g)};
+    case OpCode::pad:
+      return {pad_vjp(call.attrs_as<PadAttrs>(), x, v.g)};
+    case OpCode::concatenate:
+      return concatenate_vjp(v);
+    case OpCode::reverse:
+      return {reverse(v.g, call.attrs_as<ReverseAttrs>().axes)};
+    default:
+      return std::vector<Tensor>(v.x.size());
   }
 }
 

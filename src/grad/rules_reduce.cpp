@@ -25,9 +25,11 @@ std::vector<Tensor> reduce_vjp(const Vjp& v) {
   const bool keep = a.keep_axes;
   const Tensor g = expand(v.g, x.shape(), axes, keep);
   switch (a.fn) {
-    case ReduceFn::sum: return {g};
+    case ReduceFn::sum:
+      return {g};
     // d prod / dx_i = prod / x_i: exact when no element of the group is zero (NaN where one is).
-    case ReduceFn::product: return {g * expand(v.y, x.shape(), axes, keep) / x};
+    case ReduceFn::product:
+      return {g * expand(v.y, x.shape(), axes, keep) / x};
     case ReduceFn::max:
     case ReduceFn::min: {
       // The cotangent is split evenly among the elements equal to the result (ties share it, as JAX).
@@ -35,7 +37,8 @@ std::vector<Tensor> reduce_vjp(const Vjp& v) {
       return {g * at_result / sum(at_result, axes, /*keep_axes=*/true)};
     }
     case ReduceFn::all:
-    case ReduceFn::any: return {Tensor()};
+    case ReduceFn::any:
+      return {Tensor()};
   }
   return {Tensor()};
 }

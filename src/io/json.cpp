@@ -68,13 +68,32 @@ class Parser {
     skip_space();
     Value v;
     switch (peek()) {
-      case '{': object(v, depth); break;
-      case '[': array(v, depth); break;
-      case '"': v.kind = Value::Kind::string; v.text = string(); break;
-      case 't': literal("true"); v.kind = Value::Kind::boolean; v.boolean = true; break;
-      case 'f': literal("false"); v.kind = Value::Kind::boolean; break;
-      case 'n': literal("null"); break;
-      default: v.kind = Value::Kind::number; v.text = number(); break;
+      case '{':
+        object(v, depth);
+        break;
+      case '[':
+        array(v, depth);
+        break;
+      case '"':
+        v.kind = Value::Kind::string;
+        v.text = string();
+        break;
+      case 't':
+        literal("true");
+        v.kind = Value::Kind::boolean;
+        v.boolean = true;
+        break;
+      case 'f':
+        literal("false");
+        v.kind = Value::Kind::boolean;
+        break;
+      case 'n':
+        literal("null");
+        break;
+      default:
+        v.kind = Value::Kind::number;
+        v.text = number();
+        break;
     }
     return v;
   }
@@ -83,17 +102,26 @@ class Parser {
     v.kind = Value::Kind::object;
     expect('{');
     skip_space();
-    if (peek() == '}') { ++pos_; return; }
+    if (peek() == '}') {
+      ++pos_;
+      return;
+    }
     for (;;) {
       skip_space();
       const std::size_t key_at = pos_;
       std::string key = string();
-      if (v.find(key)) { pos_ = key_at; fail("duplicate key \"", key, "\""); }
+      if (v.find(key)) {
+        pos_ = key_at;
+        fail("duplicate key \"", key, "\"");
+      }
       skip_space();
       expect(':');
       v.members.emplace_back(std::move(key), value(depth + 1));
       skip_space();
-      if (peek() == '}') { ++pos_; return; }
+      if (peek() == '}') {
+        ++pos_;
+        return;
+      }
       expect(',');
     }
   }
@@ -102,11 +130,17 @@ class Parser {
     v.kind = Value::Kind::array;
     expect('[');
     skip_space();
-    if (peek() == ']') { ++pos_; return; }
+    if (peek() == ']') {
+      ++pos_;
+      return;
+    }
     for (;;) {
       v.items.push_back(value(depth + 1));
       skip_space();
-      if (peek() == ']') { ++pos_; return; }
+      if (peek() == ']') {
+        ++pos_;
+        return;
+      }
       expect(',');
     }
   }
@@ -115,8 +149,10 @@ class Parser {
     const std::size_t start = pos_;
     if (peek() == '-') ++pos_;
     if (!is_digit(peek())) fail("expected a value, got '", s_[pos_], "'");
-    if (s_[pos_] == '0') ++pos_;
-    else while (pos_ < s_.size() && is_digit(s_[pos_])) ++pos_;
+    if (s_[pos_] == '0')
+      ++pos_;
+    else
+      while (pos_ < s_.size() && is_digit(s_[pos_])) ++pos_;
     if (pos_ < s_.size() && s_[pos_] == '.') {
       ++pos_;
       if (!is_digit(peek())) fail("expected a digit after '.'");
@@ -150,17 +186,37 @@ class Parser {
       const char c = peek();
       ++pos_;
       if (c == '"') return out;
-      if (static_cast<unsigned char>(c) < 0x20) { --pos_; fail("control character in a string"); }
-      if (c != '\\') { out += c; continue; }
+      if (static_cast<unsigned char>(c) < 0x20) {
+        --pos_;
+        fail("control character in a string");
+      }
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
       const char e = peek();
       ++pos_;
       switch (e) {
-        case '"': case '\\': case '/': out += e; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+        case '\\':
+        case '/':
+          out += e;
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           std::uint32_t cp = hex4();
           if (cp >= 0xD800 && cp < 0xDC00) {  // a UTF-16 surrogate pair encodes one code point above U+FFFF
@@ -172,7 +228,9 @@ class Parser {
           append_utf8(out, cp);
           break;
         }
-        default: --pos_; fail("unknown escape '\\", e, "'");
+        default:
+          --pos_;
+          fail("unknown escape '\\", e, "'");
       }
     }
   }
@@ -203,12 +261,18 @@ std::optional<std::uint64_t> Value::as_uint64() const {
 
 std::string_view name(Value::Kind kind) {
   switch (kind) {
-    case Value::Kind::null: return "null";
-    case Value::Kind::boolean: return "a boolean";
-    case Value::Kind::number: return "a number";
-    case Value::Kind::string: return "a string";
-    case Value::Kind::array: return "an array";
-    case Value::Kind::object: return "an object";
+    case Value::Kind::null:
+      return "null";
+    case Value::Kind::boolean:
+      return "a boolean";
+    case Value::Kind::number:
+      return "a number";
+    case Value::Kind::string:
+      return "a string";
+    case Value::Kind::array:
+      return "an array";
+    case Value::Kind::object:
+      return "an object";
   }
   return "?";
 }
@@ -219,11 +283,21 @@ std::string quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];

@@ -17,8 +17,8 @@ struct Value {
   enum class Kind { null, boolean, number, string, array, object };
   Kind kind = Kind::null;
   bool boolean = false;
-  std::string text;  // a string's contents, or a number's literal text
-  std::vector<Value> items;                             // an array's elements
+  std::string text;                                    // a string's contents, or a number's literal text
+  std::vector<Value> items;                            // an array's elements
   std::vector<std::pair<std::string, Value>> members;  // an object's members, in file order, keys unique
 
   const Value* find(std::string_view key) const;  // an object's member, or nullptr

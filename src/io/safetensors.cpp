@@ -68,14 +68,17 @@ class Loader {
     } catch (const Error& e) {
       fail("malformed JSON header: ", e.what());
     }
-    if (root.kind != json::Value::Kind::object) fail("malformed header: it is ", json::name(root.kind), ", not an object");
+    if (root.kind != json::Value::Kind::object)
+      fail("malformed header: it is ", json::name(root.kind), ", not an object");
 
     const std::span<const std::byte> data = std::span<const std::byte>(bytes_).subspan(8 + header_len);
     SafetensorsFile out;
     std::vector<Entry> entries;
     for (const auto& [name, value] : root.members) {
-      if (name == kMetadataKey) out.metadata = metadata(value);
-      else entries.push_back(entry(name, value, data.size()));
+      if (name == kMetadataKey)
+        out.metadata = metadata(value);
+      else
+        entries.push_back(entry(name, value, data.size()));
     }
     check_layout(entries, data.size());
     for (const Entry& e : entries) out.tensors.emplace(e.name, tensor(e, data));
@@ -112,13 +115,15 @@ class Loader {
 
   std::uint64_t uint_member(const std::string& name, const json::Value& v, std::string_view field) const {
     const auto n = v.as_uint64();
-    if (!n) fail("tensor \"", name, "\": ", field, " holds ", v.kind == json::Value::Kind::number ? v.text : json::name(v.kind),
-                 ", expected a non-negative integer");
+    if (!n)
+      fail("tensor \"", name, "\": ", field, " holds ",
+           v.kind == json::Value::Kind::number ? v.text : json::name(v.kind), ", expected a non-negative integer");
     return *n;
   }
 
   Entry entry(const std::string& name, const json::Value& v, std::uint64_t data_size) const {
-    if (v.kind != json::Value::Kind::object) fail("tensor \"", name, "\" is ", json::name(v.kind), ", expected an object");
+    if (v.kind != json::Value::Kind::object)
+      fail("tensor \"", name, "\" is ", json::name(v.kind), ", expected an object");
     const json::Value* dtype = v.find("dtype");
     const json::Value* shape = v.find("shape");
     const json::Value* offsets = v.find("data_offsets");
@@ -127,7 +132,8 @@ class Loader {
     e.name = name;
     if (dtype->kind != json::Value::Kind::string) fail("tensor \"", name, "\": dtype is ", json::name(dtype->kind));
     const auto t = dtype_from_safetensors_name(dtype->text);
-    if (!t) fail("tensor \"", name, "\": unknown dtype \"", dtype->text, "\" (nx_vulkan reads F32, F64, I32, I64, U8, BOOL)");
+    if (!t)
+      fail("tensor \"", name, "\": unknown dtype \"", dtype->text, "\" (nx_vulkan reads F32, F64, I32, I64, U8, BOOL)");
     e.type.dtype = *t;
     if (shape->kind != json::Value::Kind::array) fail("tensor \"", name, "\": shape is ", json::name(shape->kind));
     if (shape->items.size() > kMaxRank)
@@ -169,7 +175,8 @@ class Loader {
       previous = &e;
     }
     if (covered != data_size)
-      fail("the last ", data_size - covered, " bytes of the data belong to no tensor (the file is longer than its header "
+      fail("the last ", data_size - covered,
+           " bytes of the data belong to no tensor (the file is longer than its header "
            "says)");
   }
 
@@ -198,8 +205,8 @@ void save_safetensors(const std::filesystem::path& path, const std::map<std::str
                       const std::map<std::string, std::string>& metadata) {
   std::vector<const std::pair<const std::string, Tensor>*> order;
   for (const auto& item : tensors) {
-    NXV_CHECK(!item.first.empty() && item.first != kMetadataKey, "save_safetensors",
-              path.string(), ": tensor name \"", item.first, "\" is reserved or empty");
+    NXV_CHECK(!item.first.empty() && item.first != kMetadataKey, "save_safetensors", path.string(), ": tensor name \"",
+              item.first, "\" is reserved or empty");
     NXV_CHECK(item.second.defined(), "save_safetensors", path.string(), ": tensor \"", item.first, "\" is undefined");
     order.push_back(&item);
   }
@@ -220,14 +227,16 @@ void save_safetensors(const std::filesystem::path& path, const std::map<std::str
   if (!metadata.empty()) {
     header += json::quote(kMetadataKey) + ":{";
     bool first = true;
-    for (const auto& [k, v] : metadata) header += (std::exchange(first, false) ? "" : ",") + json::quote(k) + ":" + json::quote(v);
+    for (const auto& [k, v] : metadata)
+      header += (std::exchange(first, false) ? "" : ",") + json::quote(k) + ":" + json::quote(v);
     header += "}";
   }
   for (const auto& [name, t] : tensors) {
     const auto [begin, end] = offsets[name];
     if (header.size() > 1) header += ",";
-    header += json::quote(name) + ":{\"dtype\":\"" + std::string(safetensors_name(t.dtype())) + "\",\"shape\":" +
-              shape_json(t.shape()) + ",\"data_offsets\":[" + std::to_string(begin) + "," + std::to_string(end) + "]}";
+    header += json::quote(name) + ":{\"dtype\":\"" + std::string(safetensors_name(t.dtype())) +
+              "\",\"shape\":" + shape_json(t.shape()) + ",\"data_offsets\":[" + std::to_string(begin) + "," +
+              std::to_string(end) + "]}";
   }
   header += "}";
   header.append((8 - header.size() % 8) % 8, ' ');  // the spec allows trailing spaces; 8 + N stays 8-aligned

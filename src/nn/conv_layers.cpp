@@ -54,8 +54,8 @@ Tensor conv2d(const Tensor& x, const Tensor& kernel, const Tensor& bias, const C
   c.batch_group_size = o.batch_group_size;
   const Tensor y = conv(x, kernel, c);
   if (!bias.defined()) return y;
-  NXV_CHECK(bias.shape() == Shape{kernel.dim(0)}, "conv2d", "got bias ", to_string(bias.type()),
-            " for kernel ", to_string(kernel.type()), ", expected [", kernel.dim(0), "]");
+  NXV_CHECK(bias.shape() == Shape{kernel.dim(0)}, "conv2d", "got bias ", to_string(bias.type()), " for kernel ",
+            to_string(kernel.type()), ", expected [", kernel.dim(0), "]");
   return y + reshape(bias, {1, kernel.dim(0), 1, 1});
 }
 

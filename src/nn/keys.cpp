@@ -38,9 +38,7 @@ std::uint32_t fmix32(std::uint32_t h) {
 
 }  // namespace
 
-Tensor key_tensor(Key key, Backend& backend) {
-  return tensor<std::int64_t>({key.k0, key.k1}, {2}, backend);
-}
+Tensor key_tensor(Key key, Backend& backend) { return tensor<std::int64_t>({key.k0, key.k1}, {2}, backend); }
 
 Tensor step_key(std::uint64_t seed, std::int64_t step, Backend& backend) {
   // The run's key (a split of the seed's) with the step folded in, split once more: neighbouring steps get
@@ -51,8 +49,8 @@ Tensor step_key(std::uint64_t seed, std::int64_t step, Backend& backend) {
 }
 
 Tensor random_uniform(const Tensor& key, const Shape& shape, DType dtype, std::uint32_t stream) {
-  NXV_CHECK(key.shape() == Shape{2} && key.dtype() == DType::s64, "random_uniform", "got key ",
-            to_string(key.type()), ", expected a key tensor s64[2] (nn::key_tensor)");
+  NXV_CHECK(key.shape() == Shape{2} && key.dtype() == DType::s64, "random_uniform", "got key ", to_string(key.type()),
+            ", expected a key tensor s64[2] (nn::key_tensor)");
   NXV_CHECK(is_float(dtype), "random_uniform", "got dtype ", name(dtype), ", expected a float type");
   std::int64_t n = 1;
   for (const std::int64_t d : shape) n *= d;

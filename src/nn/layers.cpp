@@ -32,8 +32,8 @@ Tensor dropout(const Tensor& x, double rate, Key key, bool training) {
 }
 
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, double epsilon) {
-  NXV_CHECK(x.rank() >= 1 && gamma.shape() == Shape{x.dim(-1)} && beta.shape() == gamma.shape(), "layer_norm",
-            "got x ", to_string(x.type()), ", gamma ", to_string(gamma.type()), " and beta ", to_string(beta.type()),
+  NXV_CHECK(x.rank() >= 1 && gamma.shape() == Shape{x.dim(-1)} && beta.shape() == gamma.shape(), "layer_norm", "got x ",
+            to_string(x.type()), ", gamma ", to_string(gamma.type()), " and beta ", to_string(beta.type()),
             ", expected gamma and beta of shape [", x.rank() ? x.dim(-1) : 0, "]");
   const Tensor centred = x - mean(x, Axes{-1}, true);
   const Tensor var = mean(square(centred), Axes{-1}, true);
@@ -41,8 +41,8 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, doub
 }
 
 Tensor embedding(const Tensor& ids, const Tensor& table) {
-  NXV_CHECK(table.rank() == 2 && is_integer(ids.dtype()), "embedding", "got ids ", to_string(ids.type()),
-            " and table ", to_string(table.type()), ", expected integer ids and a table [vocabulary, dimension]");
+  NXV_CHECK(table.rank() == 2 && is_integer(ids.dtype()), "embedding", "got ids ", to_string(ids.type()), " and table ",
+            to_string(table.type()), ", expected integer ids and a table [vocabulary, dimension]");
   return take(table, ids, 0);
 }
 
@@ -172,15 +172,29 @@ Layer embedding(std::int64_t vocabulary, std::int64_t dimension) {
   return layer;
 }
 
-Layer relu() { return stateless("relu", [](const Tensor& x) { return relu(x); }); }
+Layer relu() {
+  return stateless("relu", [](const Tensor& x) { return relu(x); });
+}
 Layer leaky_relu(double alpha) {
   return stateless("leaky_relu", [alpha](const Tensor& x) { return leaky_relu(x, alpha); });
 }
-Layer gelu() { return stateless("gelu", [](const Tensor& x) { return gelu(x); }); }
-Layer silu() { return stateless("silu", [](const Tensor& x) { return silu(x); }); }
-Layer tanh() { return stateless("tanh", [](const Tensor& x) { return nxv::tanh(x); }); }
-Layer sigmoid() { return stateless("sigmoid", [](const Tensor& x) { return nxv::sigmoid(x); }); }
-Layer softmax() { return stateless("softmax", [](const Tensor& x) { return softmax(x); }); }
-Layer log_softmax() { return stateless("log_softmax", [](const Tensor& x) { return log_softmax(x); }); }
+Layer gelu() {
+  return stateless("gelu", [](const Tensor& x) { return gelu(x); });
+}
+Layer silu() {
+  return stateless("silu", [](const Tensor& x) { return silu(x); });
+}
+Layer tanh() {
+  return stateless("tanh", [](const Tensor& x) { return nxv::tanh(x); });
+}
+Layer sigmoid() {
+  return stateless("sigmoid", [](const Tensor& x) { return nxv::sigmoid(x); });
+}
+Layer softmax() {
+  return stateless("softmax", [](const Tensor& x) { return softmax(x); });
+}
+Layer log_softmax() {
+  return stateless("log_softmax", [](const Tensor& x) { return log_softmax(x); });
+}
 
 }  // namespace nxv::nn

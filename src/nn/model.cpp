@@ -79,8 +79,8 @@ std::string Sequential::summary(const Shape& input_shape) const {
     const std::int64_t count = parameter_count(params);
     total += count;
     const std::string label = prefixes_[i].substr(0, prefixes_[i].size() - 1);
-    s << "  " << label << std::string(label.size() < 18 ? 18 - label.size() : 1, ' ') << "-> "
-      << to_string(x.shape()) << "  " << count << " parameters\n";
+    s << "  " << label << std::string(label.size() < 18 ? 18 - label.size() : 1, ' ') << "-> " << to_string(x.shape())
+      << "  " << count << " parameters\n";
   }
   s << "  total " << total << " parameters\n";
   return s.str();

@@ -67,8 +67,8 @@ Optimizer sgd(const SgdOptions& o) {
 namespace {
 
 Optimizer adam_like(const AdamOptions& o, const char* name) {
-  NXV_CHECK(o.beta1 >= 0 && o.beta1 < 1 && o.beta2 >= 0 && o.beta2 < 1 && o.epsilon >= 0, name, "got beta1 ",
-            o.beta1, ", beta2 ", o.beta2, ", epsilon ", o.epsilon, ", expected betas in [0, 1) and epsilon >= 0");
+  NXV_CHECK(o.beta1 >= 0 && o.beta1 < 1 && o.beta2 >= 0 && o.beta2 < 1 && o.epsilon >= 0, name, "got beta1 ", o.beta1,
+            ", beta2 ", o.beta2, ", epsilon ", o.epsilon, ", expected betas in [0, 1) and epsilon >= 0");
   Optimizer opt;
   opt.name = name;
   opt.init = [name](const Params& params) {

@@ -43,8 +43,8 @@ Tensor apply(const OpCall& call, std::span<const Tensor> inputs, const TensorTyp
   Backend* backend = nullptr;
   for (const Tensor& t : inputs) {
     if (!backend) backend = &t.backend();
-    NXV_CHECK(&t.backend() == backend, describe(call), "inputs live on different backends (", backend->name(),
-              " and ", t.backend().name(), "); move them to one with Tensor::to()");
+    NXV_CHECK(&t.backend() == backend, describe(call), "inputs live on different backends (", backend->name(), " and ",
+              t.backend().name(), "); move them to one with Tensor::to()");
   }
   NXV_CHECK(backend != nullptr, describe(call), "needs at least one input");
   NXV_CHECK(out.shape.size() <= kMaxRank, describe(call), "result rank ", out.shape.size(), " exceeds ", kMaxRank);

@@ -78,9 +78,8 @@ Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& o) {
   NXV_CHECK(static_cast<int>(padding.size()) == spatial, kOp, "got ", padding.size(), " (low, high) padding pairs for ",
             spatial, " spatial axes (", shapes_of(both), ")");
   const std::int64_t groups = o.feature_group_size, batch_groups = o.batch_group_size;
-  NXV_CHECK(groups >= 1 && batch_groups >= 1 && (groups == 1 || batch_groups == 1), kOp,
-            "feature_group_size ", groups, " and batch_group_size ", batch_groups,
-            " must be >= 1, and at least one of them 1");
+  NXV_CHECK(groups >= 1 && batch_groups >= 1 && (groups == 1 || batch_groups == 1), kOp, "feature_group_size ", groups,
+            " and batch_group_size ", batch_groups, " must be >= 1, and at least one of them 1");
   at.feature_groups = groups;
   at.batch_groups = batch_groups;
 

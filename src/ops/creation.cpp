@@ -8,16 +8,15 @@ namespace nxv {
 
 namespace {
 void check_shape(const Shape& shape, std::string_view op) {
-  for (std::int64_t d : shape)
-    NXV_CHECK(d >= 0, op, "negative dimension in shape ", to_string(shape));
+  for (std::int64_t d : shape) NXV_CHECK(d >= 0, op, "negative dimension in shape ", to_string(shape));
 }
 }  // namespace
 
 Tensor from_bytes(std::span<const std::byte> bytes, const TensorType& type, Backend& backend) {
   check_shape(type.shape, "from_data");
   const std::size_t expected = byte_size(type);
-  NXV_CHECK(bytes.size() == expected, "from_data", "got ", bytes.size(), " bytes for ", to_string(type),
-            ", expected ", expected);
+  NXV_CHECK(bytes.size() == expected, "from_data", "got ", bytes.size(), " bytes for ", to_string(type), ", expected ",
+            expected);
   return Tensor(type, backend, backend.upload(bytes, type));
 }
 

@@ -18,11 +18,14 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
   at.batch_a = normalize_axes(batch_a, a.rank(), "dot", false);
   at.batch_b = normalize_axes(batch_b, b.rank(), "dot", false);
   for (std::int64_t x : at.batch_a)
-    NXV_CHECK(!at.contract_a.contains(x), "dot", "axis ", x, " of the first operand is both a batch and a contracting axis");
+    NXV_CHECK(!at.contract_a.contains(x), "dot", "axis ", x,
+              " of the first operand is both a batch and a contracting axis");
   for (std::int64_t x : at.batch_b)
-    NXV_CHECK(!at.contract_b.contains(x), "dot", "axis ", x, " of the second operand is both a batch and a contracting axis");
+    NXV_CHECK(!at.contract_b.contains(x), "dot", "axis ", x,
+              " of the second operand is both a batch and a contracting axis");
   for (int i = 0; i < at.contract_a.size(); ++i) {
-    const std::int64_t da = a.shape()[static_cast<int>(at.contract_a[i])], db = b.shape()[static_cast<int>(at.contract_b[i])];
+    const std::int64_t da = a.shape()[static_cast<int>(at.contract_a[i])],
+                       db = b.shape()[static_cast<int>(at.contract_b[i])];
     NXV_CHECK(da == db, "dot", "contracting axis ", at.contract_a[i], " of ", to_string(a.type()), " has size ", da,
               " but axis ", at.contract_b[i], " of ", to_string(b.type()), " has size ", db, " (expected equal sizes)");
   }
@@ -47,8 +50,8 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
 Tensor dot(const Tensor& a, const Tensor& b) {
   check_defined(a, "dot");
   check_defined(b, "dot");
-  NXV_CHECK(a.rank() >= 1 && b.rank() >= 1, "dot", "expected tensors of rank >= 1, got ", to_string(a.type()),
-            " and ", to_string(b.type()), " (use multiply for scalars)");
+  NXV_CHECK(a.rank() >= 1 && b.rank() >= 1, "dot", "expected tensors of rank >= 1, got ", to_string(a.type()), " and ",
+            to_string(b.type()), " (use multiply for scalars)");
   const std::int64_t cb = b.rank() >= 2 ? b.rank() - 2 : 0;
   return dot(a, {a.rank() - 1}, {}, b, {cb}, {});
 }

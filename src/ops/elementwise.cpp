@@ -12,12 +12,15 @@ namespace {
 // The dtype an op of class `cls` computes in, given the promoted input dtype.
 DType compute_dtype(ElementwiseClass cls, DType t, const char* op, std::span<const Tensor> inputs) {
   switch (cls) {
-    case ElementwiseClass::NUM: return t == DType::pred ? DType::u8 : t;
-    case ElementwiseClass::FLOAT: return float_type(t);
+    case ElementwiseClass::NUM:
+      return t == DType::pred ? DType::u8 : t;
+    case ElementwiseClass::FLOAT:
+      return float_type(t);
     case ElementwiseClass::INT:
       NXV_CHECK(!is_float(t), op, "expected integer tensors, got ", shapes_of(inputs));
       return t == DType::pred ? DType::u8 : t;
-    case ElementwiseClass::TEST: return t;
+    case ElementwiseClass::TEST:
+      return t;
   }
   return t;
 }
@@ -56,7 +59,8 @@ Tensor binary_op(BinaryFn fn, const Tensor& a, const Tensor& b) {
   const DType dtype = compute_dtype(cls, promote_operands(a, b), fn_name(fn), both);
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), fn_name(fn));
   const OpCall call{cls == ElementwiseClass::TEST ? OpCode::binary_test : OpCode::binary, BinaryAttrs{fn}};
-  return apply(call, {convert(a, dtype), convert(b, dtype)}, {shape, cls == ElementwiseClass::TEST ? DType::pred : dtype});
+  return apply(call, {convert(a, dtype), convert(b, dtype)},
+               {shape, cls == ElementwiseClass::TEST ? DType::pred : dtype});
 }
 
 // The scalar as a weak rank-0 tensor already in the dtype it will be promoted to, so that no cast is
@@ -81,9 +85,9 @@ Tensor as_type(const Tensor& x, DType dtype) {
   return apply(call, {x}, {x.shape(), dtype});
 }
 
-#define NXV_DEFINE_BINARY(fn)                                                                        \
-  Tensor fn(const Tensor& a, const Tensor& b) { return binary_op(BinaryFn::fn, a, b); }             \
-  Tensor fn(const Tensor& a, Scalar b) { return binary_op(BinaryFn::fn, a, scalar_like(b, a)); }   \
+#define NXV_DEFINE_BINARY(fn)                                                                    \
+  Tensor fn(const Tensor& a, const Tensor& b) { return binary_op(BinaryFn::fn, a, b); }          \
+  Tensor fn(const Tensor& a, Scalar b) { return binary_op(BinaryFn::fn, a, scalar_like(b, a)); } \
   Tensor fn(Scalar a, const Tensor& b) { return binary_op(BinaryFn::fn, scalar_like(a, b), b); }
 NXV_DEFINE_BINARY(add)
 NXV_DEFINE_BINARY(subtract)
@@ -141,11 +145,10 @@ NXV_DEFINE_UNARY(reciprocal)
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false) {
   for (const Tensor* t : {&pred, &on_true, &on_false}) check_defined(*t, "select");
   const DType dtype = promote_operands(on_true, on_false);
-  const Shape shape = broadcast_shapes(broadcast_shapes(pred.shape(), on_true.shape(), "select"), on_false.shape(),
-                                       "select");
+  const Shape shape =
+      broadcast_shapes(broadcast_shapes(pred.shape(), on_true.shape(), "select"), on_false.shape(), "select");
   OpCall call{OpCode::select, {}};
-  return apply(call, {convert(pred, DType::pred), convert(on_true, dtype), convert(on_false, dtype)},
-               {shape, dtype});
+  return apply(call, {convert(pred, DType::pred), convert(on_true, dtype), convert(on_false, dtype)}, {shape, dtype});
 }
 
 Tensor clip(const Tensor& x, const Tensor& low, const Tensor& high) {
@@ -158,9 +161,7 @@ Tensor clip(const Tensor& x, const Tensor& low, const Tensor& high) {
   return apply(call, {convert(x, dtype), convert(low, dtype), convert(high, dtype)}, {shape, dtype});
 }
 
-Tensor clip(const Tensor& x, Scalar low, Scalar high) {
-  return clip(x, scalar_like(low, x), scalar_like(high, x));
-}
+Tensor clip(const Tensor& x, Scalar low, Scalar high) { return clip(x, scalar_like(low, x), scalar_like(high, x)); }
 
 Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
 Tensor operator-(const Tensor& a, const Tensor& b) { return subtract(a, b); }

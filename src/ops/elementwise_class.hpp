@@ -37,10 +37,14 @@ inline ElementwiseClass class_of(BinaryFn f) {
 inline bool kernel_defines(ElementwiseClass cls, bool test_op, DType dtype) {
   if (test_op) return cls == ElementwiseClass::TEST;
   switch (cls) {
-    case ElementwiseClass::NUM: return true;
-    case ElementwiseClass::FLOAT: return is_float(dtype);
-    case ElementwiseClass::INT: return !is_float(dtype);
-    case ElementwiseClass::TEST: return false;
+    case ElementwiseClass::NUM:
+      return true;
+    case ElementwiseClass::FLOAT:
+      return is_float(dtype);
+    case ElementwiseClass::INT:
+      return !is_float(dtype);
+    case ElementwiseClass::TEST:
+      return false;
   }
   return false;
 }

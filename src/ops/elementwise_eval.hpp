@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "shared/math.hpp"
 #include "nxv/error.hpp"
 #include "ops/op.hpp"
+#include "shared/math.hpp"
 
 namespace nxv::math {
 using uint = std::uint32_t;
@@ -47,19 +47,19 @@ inline constexpr bool is_compute_type_v =
 #define NXV_EW_CASE_NUM(id, expr) \
   case id:                        \
     return expr;
-#define NXV_EW_CASE_FLOAT(id, expr)                \
-  case id:                                         \
-    if constexpr (std::is_floating_point_v<C>) {   \
-      return expr;                                 \
-    } else {                                       \
-      break;                                       \
+#define NXV_EW_CASE_FLOAT(id, expr)              \
+  case id:                                       \
+    if constexpr (std::is_floating_point_v<C>) { \
+      return expr;                               \
+    } else {                                     \
+      break;                                     \
     }
-#define NXV_EW_CASE_INT(id, expr)            \
-  case id:                                   \
-    if constexpr (std::is_integral_v<C>) {   \
-      return expr;                           \
-    } else {                                 \
-      break;                                 \
+#define NXV_EW_CASE_INT(id, expr)          \
+  case id:                                 \
+    if constexpr (std::is_integral_v<C>) { \
+      return expr;                         \
+    } else {                               \
+      break;                               \
     }
 #define NXV_EW_CASE_TEST(id, expr)
 #define NXV_EW_TEST_NUM(id, expr)

@@ -42,8 +42,7 @@ void check_readable(const Tensor& x, int first, int last, std::int64_t reads, st
               to_string(x.type()));
 }
 
-Tensor indexed_update(OpCode code, const Tensor& x, const Tensor& indices, const Tensor& updates,
-                      std::string_view op) {
+Tensor indexed_update(OpCode code, const Tensor& x, const Tensor& indices, const Tensor& updates, std::string_view op) {
   check_defined(x, op);
   check_indices(indices, op);
   check_defined(updates, op);
@@ -133,8 +132,8 @@ Tensor put_slice(const Tensor& x, const Shape& start_indices, const Tensor& slic
             to_string(start_indices));
   PutSliceAttrs attrs;
   for (int d = 0; d < x.rank(); ++d) {
-    NXV_CHECK(slice.shape()[d] <= x.shape()[d], "put_slice", "slice ", to_string(slice.type()),
-              " does not fit into ", to_string(x.type()), " along axis ", d);
+    NXV_CHECK(slice.shape()[d] <= x.shape()[d], "put_slice", "slice ", to_string(slice.type()), " does not fit into ",
+              to_string(x.type()), " along axis ", d);
     attrs.starts.push_back(std::clamp<std::int64_t>(start_indices[d], 0, x.shape()[d] - slice.shape()[d]));
   }
   const DType dtype = promote(x.dtype(), slice.dtype());

@@ -42,8 +42,8 @@ Tensor squeeze(const Tensor& x, const OptAxes& axes) {
   if (axes) {
     ax = normalize_axes(*axes, x.rank(), "squeeze");
     for (std::int64_t a : ax)
-      NXV_CHECK(x.shape()[static_cast<int>(a)] == 1, "squeeze", "axis ", a, " of ", to_string(x.type()),
-                " has size ", x.shape()[static_cast<int>(a)], ", expected 1");
+      NXV_CHECK(x.shape()[static_cast<int>(a)] == 1, "squeeze", "axis ", a, " of ", to_string(x.type()), " has size ",
+                x.shape()[static_cast<int>(a)], ", expected 1");
   } else {
     for (int i = 0; i < x.rank(); ++i)
       if (x.shape()[i] == 1) ax.push_back(i);
@@ -89,12 +89,12 @@ Tensor transpose(const Tensor& x, const OptAxes& perm) {
 
 Tensor broadcast(const Tensor& x, const Shape& shape, const OptAxes& axes) {
   check_defined(x, "broadcast");
-  NXV_CHECK(shape.size() >= x.rank(), "broadcast", "cannot broadcast ", to_string(x.type()), " to the lower-rank shape ",
-            to_string(shape));
+  NXV_CHECK(shape.size() >= x.rank(), "broadcast", "cannot broadcast ", to_string(x.type()),
+            " to the lower-rank shape ", to_string(shape));
   Axes ax;
   if (axes) {
-    NXV_CHECK(axes->size() == x.rank(), "broadcast", "axes ", to_string(*axes), " must name one output axis per input axis of ",
-              to_string(x.type()));
+    NXV_CHECK(axes->size() == x.rank(), "broadcast", "axes ", to_string(*axes),
+              " must name one output axis per input axis of ", to_string(x.type()));
     ax = normalize_axes(*axes, shape.size(), "broadcast", /*sort=*/false);
     for (int i = 1; i < ax.size(); ++i)
       NXV_CHECK(ax[i] > ax[i - 1], "broadcast", "axes ", to_string(*axes), " must be increasing");
@@ -104,7 +104,8 @@ Tensor broadcast(const Tensor& x, const Shape& shape, const OptAxes& axes) {
   for (int i = 0; i < x.rank(); ++i) {
     const std::int64_t d = x.shape()[i], o = shape[static_cast<int>(ax[i])];
     NXV_CHECK(d == o || d == 1, "broadcast", "cannot broadcast ", to_string(x.type()), " to ", to_string(shape),
-              ": input axis ", i, " has size ", d, " but output axis ", ax[i], " has size ", o, " (expected equal or 1)");
+              ": input axis ", i, " has size ", d, " but output axis ", ax[i], " has size ", o,
+              " (expected equal or 1)");
   }
   if (shape == x.shape()) return x;
   return apply(OpCall{OpCode::broadcast, BroadcastAttrs{ax}}, {x}, {shape, x.dtype()});
@@ -113,25 +114,25 @@ Tensor broadcast(const Tensor& x, const Shape& shape, const OptAxes& axes) {
 Tensor slice(const Tensor& x, const Shape& starts, const Shape& lengths, const OptAxes& strides) {
   check_defined(x, "slice");
   const int r = x.rank();
-  NXV_CHECK(starts.size() == r && lengths.size() == r && (!strides || strides->size() == r), "slice",
-            "expected ", r, " start indices, lengths and strides for ", to_string(x.type()), ", got ",
-            to_string(starts), ", ", to_string(lengths), (strides ? ", " + to_string(*strides) : std::string()));
+  NXV_CHECK(starts.size() == r && lengths.size() == r && (!strides || strides->size() == r), "slice", "expected ", r,
+            " start indices, lengths and strides for ", to_string(x.type()), ", got ", to_string(starts), ", ",
+            to_string(lengths), (strides ? ", " + to_string(*strides) : std::string()));
   const SliceAttrs attrs{starts, strides ? *strides : Shape::filled(r, 1)};
   for (int i = 0; i < r; ++i) {
     const std::int64_t s = starts[i], n = lengths[i], st = attrs.strides[i], d = x.shape()[i];
     NXV_CHECK(st >= 1, "slice", "stride ", st, " on axis ", i, " must be >= 1");
     NXV_CHECK(n >= 0 && s >= 0, "slice", "start ", s, " and length ", n, " on axis ", i, " must be >= 0");
     NXV_CHECK(n == 0 || s + (n - 1) * st < d, "slice", "reads past the end of axis ", i, " of ", to_string(x.type()),
-              ": start ", s, ", length ", n, ", stride ", st, " reaches index ", s + (n - 1) * st,
-              " (expected < ", d, ")");
+              ": start ", s, ", length ", n, ", stride ", st, " reaches index ", s + (n - 1) * st, " (expected < ", d,
+              ")");
   }
   return apply(OpCall{OpCode::slice, attrs}, {x}, {lengths, x.dtype()});
 }
 
 Tensor pad(const Tensor& x, double value, const std::vector<PadConfig>& config) {
   check_defined(x, "pad");
-  NXV_CHECK(static_cast<int>(config.size()) == x.rank(), "pad", "got ", config.size(), " (low, high, interior) entries for ",
-            to_string(x.type()), ", expected ", x.rank());
+  NXV_CHECK(static_cast<int>(config.size()) == x.rank(), "pad", "got ", config.size(),
+            " (low, high, interior) entries for ", to_string(x.type()), ", expected ", x.rank());
   PadAttrs attrs{.value = value};
   Shape out;
   for (int i = 0; i < x.rank(); ++i) {
@@ -139,8 +140,8 @@ Tensor pad(const Tensor& x, double value, const std::vector<PadConfig>& config) 
     const std::int64_t d = x.shape()[i];
     NXV_CHECK(c.interior >= 0, "pad", "interior padding ", c.interior, " on axis ", i, " must be >= 0");
     const std::int64_t n = c.low + c.high + d + (d > 0 ? (d - 1) * c.interior : 0);
-    NXV_CHECK(n >= 0, "pad", "padding (", c.low, ", ", c.high, ", ", c.interior, ") cuts more than axis ", i,
-              " of ", to_string(x.type()), " holds");
+    NXV_CHECK(n >= 0, "pad", "padding (", c.low, ", ", c.high, ", ", c.interior, ") cuts more than axis ", i, " of ",
+              to_string(x.type()), " holds");
     out.push_back(n);
     attrs.low.push_back(c.low);
     attrs.high.push_back(c.high);

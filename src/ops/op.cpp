@@ -8,10 +8,9 @@ namespace {
 
 // The attribute structs in the order of OpAttrs, for attrs_mismatch's message.
 constexpr const char* kAttrsNames[] = {
-    "NoAttrs", "UnaryAttrs", "BinaryAttrs", "ReduceAttrs", "ArgReduceAttrs",
-    "TransposeAttrs", "BroadcastAttrs", "SliceAttrs", "PadAttrs", "AxisAttrs",
-    "ReverseAttrs", "DotAttrs", "FullAttrs", "UniformAttrs", "NormalAttrs",
-    "ConvAttrs", "WindowAttrs", "PutSliceAttrs", "SortAttrs", "CumulativeAttrs"};
+    "NoAttrs",     "UnaryAttrs", "BinaryAttrs", "ReduceAttrs",   "ArgReduceAttrs", "TransposeAttrs", "BroadcastAttrs",
+    "SliceAttrs",  "PadAttrs",   "AxisAttrs",   "ReverseAttrs",  "DotAttrs",       "FullAttrs",      "UniformAttrs",
+    "NormalAttrs", "ConvAttrs",  "WindowAttrs", "PutSliceAttrs", "SortAttrs",      "CumulativeAttrs"};
 static_assert(std::size(kAttrsNames) == std::variant_size_v<OpAttrs>, "one name per alternative of OpAttrs");
 
 }  // namespace
@@ -54,15 +53,23 @@ const char* fn_name(ArgReduceFn f) { return f == ArgReduceFn::argmax ? "argmax" 
 std::string describe(const OpCall& call) {
   switch (call.code) {
     case OpCode::unary:
-    case OpCode::unary_test: return fn_name(call.attrs_as<UnaryAttrs>().fn);
+    case OpCode::unary_test:
+      return fn_name(call.attrs_as<UnaryAttrs>().fn);
     case OpCode::binary:
-    case OpCode::binary_test: return fn_name(call.attrs_as<BinaryAttrs>().fn);
-    case OpCode::reduce: return fn_name(call.attrs_as<ReduceAttrs>().fn);
-    case OpCode::arg_reduce: return fn_name(call.attrs_as<ArgReduceAttrs>().fn);
-    case OpCode::window_reduce: return std::string("window_") + fn_name(call.attrs_as<WindowAttrs>().fn);
-    case OpCode::window_scatter: return std::string("window_scatter_") + fn_name(call.attrs_as<WindowAttrs>().fn);
-    case OpCode::cumulative: return std::string("cumulative_") + fn_name(call.attrs_as<CumulativeAttrs>().fn);
-    default: return op_name(call.code);
+    case OpCode::binary_test:
+      return fn_name(call.attrs_as<BinaryAttrs>().fn);
+    case OpCode::reduce:
+      return fn_name(call.attrs_as<ReduceAttrs>().fn);
+    case OpCode::arg_reduce:
+      return fn_name(call.attrs_as<ArgReduceAttrs>().fn);
+    case OpCode::window_reduce:
+      return std::string("window_") + fn_name(call.attrs_as<WindowAttrs>().fn);
+    case OpCode::window_scatter:
+      return std::string("window_scatter_") + fn_name(call.attrs_as<WindowAttrs>().fn);
+    case OpCode::cumulative:
+      return std::string("cumulative_") + fn_name(call.attrs_as<CumulativeAttrs>().fn);
+    default:
+      return op_name(call.code);
   }
 }
 

@@ -178,10 +178,10 @@ struct CumulativeAttrs {
   bool reverse = false;  // scan from the end of the axis
 };
 
-using OpAttrs = std::variant<NoAttrs, UnaryAttrs, BinaryAttrs, ReduceAttrs, ArgReduceAttrs, TransposeAttrs,
-                             BroadcastAttrs, SliceAttrs, PadAttrs, AxisAttrs, ReverseAttrs, DotAttrs, FullAttrs,
-                             UniformAttrs, NormalAttrs, ConvAttrs, WindowAttrs, PutSliceAttrs, SortAttrs,
-                             CumulativeAttrs>;
+using OpAttrs =
+    std::variant<NoAttrs, UnaryAttrs, BinaryAttrs, ReduceAttrs, ArgReduceAttrs, TransposeAttrs, BroadcastAttrs,
+                 SliceAttrs, PadAttrs, AxisAttrs, ReverseAttrs, DotAttrs, FullAttrs, UniformAttrs, NormalAttrs,
+                 ConvAttrs, WindowAttrs, PutSliceAttrs, SortAttrs, CumulativeAttrs>;
 
 namespace detail {
 template <class A, class... Ts>
@@ -209,40 +209,74 @@ struct OpInfo {
 
 constexpr OpInfo op_info(OpCode code) {
   switch (code) {
-    case OpCode::unary: return {"unary", attrs_index<UnaryAttrs>};
-    case OpCode::unary_test: return {"unary_test", attrs_index<UnaryAttrs>};
-    case OpCode::binary: return {"binary", attrs_index<BinaryAttrs>};
-    case OpCode::binary_test: return {"binary_test", attrs_index<BinaryAttrs>};
-    case OpCode::select: return {"select", attrs_index<NoAttrs>};
-    case OpCode::clip: return {"clip", attrs_index<NoAttrs>};
-    case OpCode::cast: return {"as_type", attrs_index<NoAttrs>};
-    case OpCode::reduce: return {"reduce", attrs_index<ReduceAttrs>};
-    case OpCode::arg_reduce: return {"arg_reduce", attrs_index<ArgReduceAttrs>};
-    case OpCode::reshape: return {"reshape", attrs_index<NoAttrs>};
-    case OpCode::transpose: return {"transpose", attrs_index<TransposeAttrs>};
-    case OpCode::broadcast: return {"broadcast", attrs_index<BroadcastAttrs>};
-    case OpCode::slice: return {"slice", attrs_index<SliceAttrs>};
-    case OpCode::pad: return {"pad", attrs_index<PadAttrs>};
-    case OpCode::concatenate: return {"concatenate", attrs_index<AxisAttrs>};
-    case OpCode::reverse: return {"reverse", attrs_index<ReverseAttrs>};
-    case OpCode::dot: return {"dot", attrs_index<DotAttrs>};
-    case OpCode::iota: return {"iota", attrs_index<AxisAttrs>};
-    case OpCode::eye: return {"eye", attrs_index<NoAttrs>};
-    case OpCode::full: return {"full", attrs_index<FullAttrs>};
-    case OpCode::random_uniform: return {"random_uniform", attrs_index<UniformAttrs>};
-    case OpCode::random_normal: return {"random_normal", attrs_index<NormalAttrs>};
-    case OpCode::conv: return {"conv", attrs_index<ConvAttrs>};
-    case OpCode::window_reduce: return {"window_reduce", attrs_index<WindowAttrs>};
-    case OpCode::window_scatter: return {"window_scatter", attrs_index<WindowAttrs>};
-    case OpCode::take: return {"take", attrs_index<AxisAttrs>};
-    case OpCode::take_along_axis: return {"take_along_axis", attrs_index<AxisAttrs>};
-    case OpCode::gather: return {"gather", attrs_index<NoAttrs>};
-    case OpCode::indexed_add: return {"indexed_add", attrs_index<NoAttrs>};
-    case OpCode::indexed_put: return {"indexed_put", attrs_index<NoAttrs>};
-    case OpCode::put_slice: return {"put_slice", attrs_index<PutSliceAttrs>};
-    case OpCode::sort: return {"sort", attrs_index<SortAttrs>};
-    case OpCode::argsort: return {"argsort", attrs_index<SortAttrs>};
-    case OpCode::cumulative: return {"cumulative", attrs_index<CumulativeAttrs>};
+    case OpCode::unary:
+      return {"unary", attrs_index<UnaryAttrs>};
+    case OpCode::unary_test:
+      return {"unary_test", attrs_index<UnaryAttrs>};
+    case OpCode::binary:
+      return {"binary", attrs_index<BinaryAttrs>};
+    case OpCode::binary_test:
+      return {"binary_test", attrs_index<BinaryAttrs>};
+    case OpCode::select:
+      return {"select", attrs_index<NoAttrs>};
+    case OpCode::clip:
+      return {"clip", attrs_index<NoAttrs>};
+    case OpCode::cast:
+      return {"as_type", attrs_index<NoAttrs>};
+    case OpCode::reduce:
+      return {"reduce", attrs_index<ReduceAttrs>};
+    case OpCode::arg_reduce:
+      return {"arg_reduce", attrs_index<ArgReduceAttrs>};
+    case OpCode::reshape:
+      return {"reshape", attrs_index<NoAttrs>};
+    case OpCode::transpose:
+      return {"transpose", attrs_index<TransposeAttrs>};
+    case OpCode::broadcast:
+      return {"broadcast", attrs_index<BroadcastAttrs>};
+    case OpCode::slice:
+      return {"slice", attrs_index<SliceAttrs>};
+    case OpCode::pad:
+      return {"pad", attrs_index<PadAttrs>};
+    case OpCode::concatenate:
+      return {"concatenate", attrs_index<AxisAttrs>};
+    case OpCode::reverse:
+      return {"reverse", attrs_index<ReverseAttrs>};
+    case OpCode::dot:
+      return {"dot", attrs_index<DotAttrs>};
+    case OpCode::iota:
+      return {"iota", attrs_index<AxisAttrs>};
+    case OpCode::eye:
+      return {"eye", attrs_index<NoAttrs>};
+    case OpCode::full:
+      return {"full", attrs_index<FullAttrs>};
+    case OpCode::random_uniform:
+      return {"random_uniform", attrs_index<UniformAttrs>};
+    case OpCode::random_normal:
+      return {"random_normal", attrs_index<NormalAttrs>};
+    case OpCode::conv:
+      return {"conv", attrs_index<ConvAttrs>};
+    case OpCode::window_reduce:
+      return {"window_reduce", attrs_index<WindowAttrs>};
+    case OpCode::window_scatter:
+      return {"window_scatter", attrs_index<WindowAttrs>};
+    case OpCode::take:
+      return {"take", attrs_index<AxisAttrs>};
+    case OpCode::take_along_axis:
+      return {"take_along_axis", attrs_index<AxisAttrs>};
+    case OpCode::gather:
+      return {"gather", attrs_index<NoAttrs>};
+    case OpCode::indexed_add:
+      return {"indexed_add", attrs_index<NoAttrs>};
+    case OpCode::indexed_put:
+      return {"indexed_put", attrs_index<NoAttrs>};
+    case OpCode::put_slice:
+      return {"put_slice", attrs_index<PutSliceAttrs>};
+    case OpCode::sort:
+      return {"sort", attrs_index<SortAttrs>};
+    case OpCode::argsort:
+      return {"argsort", attrs_index<SortAttrs>};
+    case OpCode::cumulative:
+      return {"cumulative", attrs_index<CumulativeAttrs>};
   }
   return {"?", attrs_index<NoAttrs>};
 }

@@ -24,9 +24,7 @@ Tensor cumulative(ReduceFn fn, const Tensor& x, int axis, bool reverse, std::str
 
 }  // namespace
 
-Tensor sort(const Tensor& x, int axis, bool descending) {
-  return sort_call(OpCode::sort, x, axis, descending, "sort");
-}
+Tensor sort(const Tensor& x, int axis, bool descending) { return sort_call(OpCode::sort, x, axis, descending, "sort"); }
 
 Tensor argsort(const Tensor& x, int axis, bool descending) {
   return sort_call(OpCode::argsort, x, axis, descending, "argsort");
@@ -51,8 +49,8 @@ TopK top_k(const Tensor& x, std::int64_t k) {
   check_defined(x, "top_k");
   NXV_CHECK(x.rank() >= 1, "top_k", "needs a tensor of rank >= 1, got ", to_string(x.type()));
   const std::int64_t n = x.shape().back();
-  NXV_CHECK(k >= 0 && k <= n, "top_k", "k = ", k, " is out of range for ", to_string(x.type()), " (expected 0 <= k <= ",
-            n, ")");
+  NXV_CHECK(k >= 0 && k <= n, "top_k", "k = ", k, " is out of range for ", to_string(x.type()),
+            " (expected 0 <= k <= ", n, ")");
   Shape lengths = x.shape();
   lengths.back() = k;
   const Tensor indices = slice(argsort(x, -1, /*descending=*/true), Shape::filled(x.rank(), 0), lengths);

@@ -62,8 +62,8 @@ Tensor window_scatter(ReduceFn fn, const Tensor& x, const Tensor& source, const 
   const Tensor all[] = {x, source, init};
   NXV_CHECK(init.rank() == 0, op, "init must be a scalar (rank 0), got ", shapes_of(all));
   const WindowCall w = window_call(OpCode::window_scatter, fn, x, window, o, op);
-  NXV_CHECK(source.shape() == w.out, op, "source has shape ", to_string(source.shape()),
-            " but the windows of x give ", to_string(w.out), " (got ", shapes_of(all), ")");
+  NXV_CHECK(source.shape() == w.out, op, "source has shape ", to_string(source.shape()), " but the windows of x give ",
+            to_string(w.out), " (got ", shapes_of(all), ")");
   DType dtype = promote(source.dtype(), init.dtype());
   if (dtype == DType::pred) dtype = DType::u8;
   // The selection compares x in the result's dtype: exact for the float/float and int/int cases, where it matters.

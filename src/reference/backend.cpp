@@ -24,16 +24,16 @@ class ReferenceBackend final : public Backend {
   std::string_view name() const override { return "reference"; }
 
   std::shared_ptr<Storage> upload(std::span<const std::byte> bytes, const TensorType& type) override {
-    NXV_CHECK(bytes.size() == byte_size(type), "reference upload", "got ", bytes.size(), " bytes for ",
-              to_string(type), ", expected ", byte_size(type));
+    NXV_CHECK(bytes.size() == byte_size(type), "reference upload", "got ", bytes.size(), " bytes for ", to_string(type),
+              ", expected ", byte_size(type));
     auto storage = std::make_shared<HostStorage>();
     storage->bytes.assign(bytes.begin(), bytes.end());
     return storage;
   }
 
   void download(const Tensor& t, std::span<std::byte> dst) override {
-    NXV_CHECK(dst.size() == byte_size(t.type()), "reference download", "destination of ", dst.size(),
-              " bytes for ", to_string(t.type()), ", expected ", byte_size(t.type()));
+    NXV_CHECK(dst.size() == byte_size(t.type()), "reference download", "destination of ", dst.size(), " bytes for ",
+              to_string(t.type()), ", expected ", byte_size(t.type()));
     const HostStorage& storage = host_storage(t);
     std::copy_n(storage.bytes.begin(), dst.size(), dst.begin());
   }
@@ -52,42 +52,107 @@ class ReferenceBackend final : public Backend {
       return result->bytes.data();
     };
     switch (call.code) {
-      case OpCode::unary: unary(call.attrs_as<UnaryAttrs>(), arg(0), out, dst()); break;
-      case OpCode::unary_test: unary_test(call.attrs_as<UnaryAttrs>(), arg(0), out, dst()); break;
-      case OpCode::binary: binary(call.attrs_as<BinaryAttrs>(), arg(0), arg(1), out, dst()); break;
-      case OpCode::binary_test: binary_test(call.attrs_as<BinaryAttrs>(), arg(0), arg(1), out, dst()); break;
-      case OpCode::select: select(arg(0), arg(1), arg(2), out, dst()); break;
-      case OpCode::clip: clip(arg(0), arg(1), arg(2), out, dst()); break;
-      case OpCode::cast: cast(arg(0), out, dst()); break;
-      case OpCode::reduce: reduce(call.attrs_as<ReduceAttrs>(), arg(0), out, dst()); break;
-      case OpCode::arg_reduce: arg_reduce(call.attrs_as<ArgReduceAttrs>(), arg(0), out, dst()); break;
-      case OpCode::reshape: return arg(0).storage();  // a view: the input's row-major bytes are the result's
-      case OpCode::transpose: transpose(call.attrs_as<TransposeAttrs>(), arg(0), out, dst()); break;
-      case OpCode::broadcast: broadcast(call.attrs_as<BroadcastAttrs>(), arg(0), out, dst()); break;
-      case OpCode::slice: slice(call.attrs_as<SliceAttrs>(), arg(0), out, dst()); break;
-      case OpCode::pad: pad(call.attrs_as<PadAttrs>(), arg(0), out, dst()); break;
-      case OpCode::concatenate: concatenate(call.attrs_as<AxisAttrs>(), in, out, dst()); break;
-      case OpCode::reverse: reverse(call.attrs_as<ReverseAttrs>(), arg(0), out, dst()); break;
-      case OpCode::dot: dot(call.attrs_as<DotAttrs>(), arg(0), arg(1), out, dst()); break;
-      case OpCode::iota: iota(call.attrs_as<AxisAttrs>(), out, dst()); break;
-      case OpCode::eye: eye(out, dst()); break;
-      case OpCode::full: full(call.attrs_as<FullAttrs>(), out, dst()); break;
-      case OpCode::random_uniform: random_uniform(call.attrs_as<UniformAttrs>(), out, dst()); break;
-      case OpCode::random_normal: random_normal(call.attrs_as<NormalAttrs>(), out, dst()); break;
-      case OpCode::conv: conv(call.attrs_as<ConvAttrs>(), arg(0), arg(1), out, dst()); break;
-      case OpCode::window_reduce: window_reduce(call.attrs_as<WindowAttrs>(), arg(0), out, dst()); break;
+      case OpCode::unary:
+        unary(call.attrs_as<UnaryAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::unary_test:
+        unary_test(call.attrs_as<UnaryAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::binary:
+        binary(call.attrs_as<BinaryAttrs>(), arg(0), arg(1), out, dst());
+        break;
+      case OpCode::binary_test:
+        binary_test(call.attrs_as<BinaryAttrs>(), arg(0), arg(1), out, dst());
+        break;
+      case OpCode::select:
+        select(arg(0), arg(1), arg(2), out, dst());
+        break;
+      case OpCode::clip:
+        clip(arg(0), arg(1), arg(2), out, dst());
+        break;
+      case OpCode::cast:
+        cast(arg(0), out, dst());
+        break;
+      case OpCode::reduce:
+        reduce(call.attrs_as<ReduceAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::arg_reduce:
+        arg_reduce(call.attrs_as<ArgReduceAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::reshape:
+        return arg(0).storage();  // a view: the input's row-major bytes are the result's
+      case OpCode::transpose:
+        transpose(call.attrs_as<TransposeAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::broadcast:
+        broadcast(call.attrs_as<BroadcastAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::slice:
+        slice(call.attrs_as<SliceAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::pad:
+        pad(call.attrs_as<PadAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::concatenate:
+        concatenate(call.attrs_as<AxisAttrs>(), in, out, dst());
+        break;
+      case OpCode::reverse:
+        reverse(call.attrs_as<ReverseAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::dot:
+        dot(call.attrs_as<DotAttrs>(), arg(0), arg(1), out, dst());
+        break;
+      case OpCode::iota:
+        iota(call.attrs_as<AxisAttrs>(), out, dst());
+        break;
+      case OpCode::eye:
+        eye(out, dst());
+        break;
+      case OpCode::full:
+        full(call.attrs_as<FullAttrs>(), out, dst());
+        break;
+      case OpCode::random_uniform:
+        random_uniform(call.attrs_as<UniformAttrs>(), out, dst());
+        break;
+      case OpCode::random_normal:
+        random_normal(call.attrs_as<NormalAttrs>(), out, dst());
+        break;
+      case OpCode::conv:
+        conv(call.attrs_as<ConvAttrs>(), arg(0), arg(1), out, dst());
+        break;
+      case OpCode::window_reduce:
+        window_reduce(call.attrs_as<WindowAttrs>(), arg(0), out, dst());
+        break;
       case OpCode::window_scatter:
         window_scatter(call.attrs_as<WindowAttrs>(), arg(0), arg(1), arg(2), out, dst());
         break;
-      case OpCode::take: take(call.attrs_as<AxisAttrs>(), arg(0), arg(1), out, dst()); break;
-      case OpCode::take_along_axis: take_along_axis(call.attrs_as<AxisAttrs>(), arg(0), arg(1), out, dst()); break;
-      case OpCode::gather: gather(arg(0), arg(1), out, dst()); break;
-      case OpCode::indexed_add: indexed_add(arg(0), arg(1), arg(2), out, dst()); break;
-      case OpCode::indexed_put: indexed_put(arg(0), arg(1), arg(2), out, dst()); break;
-      case OpCode::put_slice: put_slice(call.attrs_as<PutSliceAttrs>(), arg(0), arg(1), out, dst()); break;
-      case OpCode::sort: sort(call.attrs_as<SortAttrs>(), arg(0), out, dst()); break;
-      case OpCode::argsort: argsort(call.attrs_as<SortAttrs>(), arg(0), out, dst()); break;
-      case OpCode::cumulative: cumulative(call.attrs_as<CumulativeAttrs>(), arg(0), out, dst()); break;
+      case OpCode::take:
+        take(call.attrs_as<AxisAttrs>(), arg(0), arg(1), out, dst());
+        break;
+      case OpCode::take_along_axis:
+        take_along_axis(call.attrs_as<AxisAttrs>(), arg(0), arg(1), out, dst());
+        break;
+      case OpCode::gather:
+        gather(arg(0), arg(1), out, dst());
+        break;
+      case OpCode::indexed_add:
+        indexed_add(arg(0), arg(1), arg(2), out, dst());
+        break;
+      case OpCode::indexed_put:
+        indexed_put(arg(0), arg(1), arg(2), out, dst());
+        break;
+      case OpCode::put_slice:
+        put_slice(call.attrs_as<PutSliceAttrs>(), arg(0), arg(1), out, dst());
+        break;
+      case OpCode::sort:
+        sort(call.attrs_as<SortAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::argsort:
+        argsort(call.attrs_as<SortAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::cumulative:
+        cumulative(call.attrs_as<CumulativeAttrs>(), arg(0), out, dst());
+        break;
     }
     NXV_CHECK(result != nullptr, describe(call), "the reference backend has no kernel for op code ",
               static_cast<int>(call.code));

@@ -6,10 +6,10 @@
 // builds with -ffp-contract=off, the shaders mark it `precise`).
 #include <cmath>
 
-#include "shared/math.hpp"
 #include "reference/dtype_dispatch.hpp"
 #include "reference/indexing.hpp"
 #include "reference/kernels.hpp"
+#include "shared/math.hpp"
 #include "shared/philox.hpp"
 
 namespace nxv::reference {
@@ -42,7 +42,7 @@ namespace {
 std::array<std::uint32_t, 4> philox_for_element(const Key& key, std::int64_t i) {
   const auto index = static_cast<std::uint64_t>(i);
   return philox::philox4x32_10({static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), 0, 0},
-                       {key.k0, key.k1});
+                               {key.k0, key.k1});
 }
 
 // The top 53 bits of the 64-bit word (hi, lo), as an exact double in [0, 2^53).
@@ -52,8 +52,10 @@ double top53(std::uint32_t hi, std::uint32_t lo) {
 
 // Stores a value computed in double, rounded once to the float dtype.
 void store_float(DType type, std::byte* dst, std::int64_t i, double value) {
-  if (type == DType::f32) store<float, float>(dst, i, static_cast<float>(value));
-  else store<double, double>(dst, i, value);
+  if (type == DType::f32)
+    store<float, float>(dst, i, static_cast<float>(value));
+  else
+    store<double, double>(dst, i, value);
 }
 
 void check_float(const char* op, const TensorType& out) {

@@ -19,12 +19,18 @@ namespace nxv::reference {
 template <class F>
 decltype(auto) visit_dtype(DType type, F&& f) {
   switch (type) {
-    case DType::pred: return f.template operator()<std::uint8_t, std::uint32_t>();
-    case DType::u8: return f.template operator()<std::uint8_t, std::uint32_t>();
-    case DType::s32: return f.template operator()<std::int32_t, std::int32_t>();
-    case DType::s64: return f.template operator()<std::int64_t, std::int64_t>();
-    case DType::f32: return f.template operator()<float, float>();
-    case DType::f64: return f.template operator()<double, double>();
+    case DType::pred:
+      return f.template operator()<std::uint8_t, std::uint32_t>();
+    case DType::u8:
+      return f.template operator()<std::uint8_t, std::uint32_t>();
+    case DType::s32:
+      return f.template operator()<std::int32_t, std::int32_t>();
+    case DType::s64:
+      return f.template operator()<std::int64_t, std::int64_t>();
+    case DType::f32:
+      return f.template operator()<float, float>();
+    case DType::f64:
+      return f.template operator()<double, double>();
   }
   detail::fail("reference: unknown dtype ", static_cast<int>(type));
 }

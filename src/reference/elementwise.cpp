@@ -73,8 +73,7 @@ void binary_test(const BinaryAttrs& attrs, const Tensor& a, const Tensor& b, con
 }
 
 // select(pred, on_true, on_false) = pred != 0 ? on_true : on_false, elementwise after broadcasting.
-void select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false, const TensorType& out,
-            std::byte* dst) {
+void select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false, const TensorType& out, std::byte* dst) {
   const std::byte* p_src = host_bytes(pred);
   const std::byte* t_src = host_bytes(on_true);
   const std::byte* f_src = host_bytes(on_false);
@@ -94,8 +93,8 @@ void clip(const Tensor& x, const Tensor& low, const Tensor& high, const TensorTy
   const std::byte* hi_src = host_bytes(high);
   visit_dtype(out.dtype, [&]<class S, class C>() {
     for_each_element<3>(out.shape, {&x, &low, &high}, [&](std::int64_t i, const auto& at) {
-      const C clipped = eval_min<C>(eval_max<C>(load<S, C>(x_src, at[0]), load<S, C>(lo_src, at[1])),
-                                    load<S, C>(hi_src, at[2]));
+      const C clipped =
+          eval_min<C>(eval_max<C>(load<S, C>(x_src, at[0]), load<S, C>(lo_src, at[1])), load<S, C>(hi_src, at[2]));
       store<S, C>(dst, i, clipped);
     });
   });

@@ -91,8 +91,7 @@ void gather(const Tensor& x, const Tensor& indices, const TensorType& out, std::
 }
 
 // x + the updates, in increasing update index per target element (the order the Vulkan kernel follows).
-void indexed_add(const Tensor& x, const Tensor& indices, const Tensor& updates, const TensorType& out,
-                 std::byte* dst) {
+void indexed_add(const Tensor& x, const Tensor& indices, const Tensor& updates, const TensorType& out, std::byte* dst) {
   std::memcpy(dst, host_bytes(x), static_cast<std::size_t>(x.size()) * size_of(x.dtype()));
   const std::int64_t n = indices.shape()[0];
   const std::int64_t window = elements(updates.shape(), 1, updates.rank());
@@ -133,9 +132,8 @@ void put_slice(const PutSliceAttrs& attrs, const Tensor& x, const Tensor& slice,
   const std::int64_t base = offset_of(attrs.starts, strides);
   const std::byte* src = host_bytes(slice);
   std::int64_t i = 0;
-  for_each_index(slice.shape(), [&](const Shape& index) {
-    copy_element(dst, base + offset_of(index, strides), src, i++, bytes);
-  });
+  for_each_index(slice.shape(),
+                 [&](const Shape& index) { copy_element(dst, base + offset_of(index, strides), src, i++, bytes); });
 }
 
 }  // namespace nxv::reference

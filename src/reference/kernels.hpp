@@ -27,8 +27,7 @@ void unary(const UnaryAttrs& attrs, const Tensor& x, const TensorType& out, std:
 void unary_test(const UnaryAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
 void binary(const BinaryAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst);
 void binary_test(const BinaryAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out, std::byte* dst);
-void select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false, const TensorType& out,
-            std::byte* dst);
+void select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false, const TensorType& out, std::byte* dst);
 void clip(const Tensor& x, const Tensor& low, const Tensor& high, const TensorType& out, std::byte* dst);
 void cast(const Tensor& x, const TensorType& out, std::byte* dst);
 

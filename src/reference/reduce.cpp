@@ -85,13 +85,17 @@ void for_each_reduction(const Tensor& x, const Axes& axes, F&& f) {
 // The identity of max/min: -inf/+inf for floats, the storage type's range for integers (0 and 1 for pred).
 template <class S, class C>
 C lowest(DType type) {
-  if constexpr (std::is_floating_point_v<C>) return -std::numeric_limits<C>::infinity();
-  else return type == DType::pred ? C(0) : C(std::numeric_limits<S>::min());
+  if constexpr (std::is_floating_point_v<C>)
+    return -std::numeric_limits<C>::infinity();
+  else
+    return type == DType::pred ? C(0) : C(std::numeric_limits<S>::min());
 }
 template <class S, class C>
 C highest(DType type) {
-  if constexpr (std::is_floating_point_v<C>) return std::numeric_limits<C>::infinity();
-  else return type == DType::pred ? C(1) : C(std::numeric_limits<S>::max());
+  if constexpr (std::is_floating_point_v<C>)
+    return std::numeric_limits<C>::infinity();
+  else
+    return type == DType::pred ? C(1) : C(std::numeric_limits<S>::max());
 }
 
 // all/any: each value becomes x != 0 (NaN counts as true) and the fold runs in uint; the result is pred.
@@ -100,10 +104,9 @@ void reduce_logical(const ReduceAttrs& attrs, const Tensor& x, std::byte* dst) {
     for_each_reduction<S, C>(x, attrs.axes, [&](std::int64_t i, const std::vector<C>& values) {
       std::vector<std::uint32_t> truth(values.size());
       for (std::size_t j = 0; j < values.size(); ++j) truth[j] = values[j] != C(0) ? 1u : 0u;
-      const std::uint32_t r =
-          attrs.fn == ReduceFn::all
-              ? reduce_in_order(truth, 1u, [](std::uint32_t a, std::uint32_t b) { return a & b; })
-              : reduce_in_order(truth, 0u, [](std::uint32_t a, std::uint32_t b) { return a | b; });
+      const std::uint32_t r = attrs.fn == ReduceFn::all
+                                  ? reduce_in_order(truth, 1u, [](std::uint32_t a, std::uint32_t b) { return a & b; })
+                                  : reduce_in_order(truth, 0u, [](std::uint32_t a, std::uint32_t b) { return a | b; });
       store<std::uint8_t, std::uint32_t>(dst, i, r);
     });
   });
@@ -120,11 +123,20 @@ void reduce(const ReduceAttrs& attrs, const Tensor& x, const TensorType& out, st
     for_each_reduction<S, C>(x, attrs.axes, [&](std::int64_t i, const std::vector<C>& values) {
       C r{};
       switch (fn) {
-        case ReduceFn::sum: r = reduce_in_order(values, C(0), [](C a, C b) { return C(a + b); }); break;
-        case ReduceFn::product: r = reduce_in_order(values, C(1), [](C a, C b) { return C(a * b); }); break;
-        case ReduceFn::max: r = reduce_in_order(values, lowest<S, C>(out.dtype), eval_max<C>); break;
-        case ReduceFn::min: r = reduce_in_order(values, highest<S, C>(out.dtype), eval_min<C>); break;
-        default: detail::fail("reference reduce: unknown reduction ", static_cast<int>(fn));
+        case ReduceFn::sum:
+          r = reduce_in_order(values, C(0), [](C a, C b) { return C(a + b); });
+          break;
+        case ReduceFn::product:
+          r = reduce_in_order(values, C(1), [](C a, C b) { return C(a * b); });
+          break;
+        case ReduceFn::max:
+          r = reduce_in_order(values, lowest<S, C>(out.dtype), eval_max<C>);
+          break;
+        case ReduceFn::min:
+          r = reduce_in_order(values, highest<S, C>(out.dtype), eval_min<C>);
+          break;
+        default:
+          detail::fail("reference reduce: unknown reduction ", static_cast<int>(fn));
       }
       store<S, C>(dst, i, r);
     });
@@ -137,8 +149,7 @@ namespace {
 // (the first NaN's index is returned, as Nx/XLA do); ties keep the smallest index. `v != v` is false for
 // integers, so the NaN rule costs them nothing.
 template <class S, class C>
-std::int64_t arg_index(const std::byte* src, std::int64_t base, std::int64_t len, std::int64_t step,
-                       bool is_max) {
+std::int64_t arg_index(const std::byte* src, std::int64_t base, std::int64_t len, std::int64_t step, bool is_max) {
   std::int64_t best_index = 0;
   C best{};
   for (std::int64_t j = 0; j < len; ++j) {

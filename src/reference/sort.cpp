@@ -17,9 +17,7 @@ namespace {
 
 struct Lines {
   std::int64_t outer = 1, n = 0, inner = 1;
-  std::int64_t at(std::int64_t line, std::int64_t j) const {
-    return ((line / inner) * n + j) * inner + line % inner;
-  }
+  std::int64_t at(std::int64_t line, std::int64_t j) const { return ((line / inner) * n + j) * inner + line % inner; }
   std::int64_t count() const { return outer * inner; }
 };
 
@@ -64,17 +62,21 @@ void for_each_sorted_line(const SortAttrs& attrs, const Tensor& x, F&& f) {
 void sort(const SortAttrs& attrs, const Tensor& x, const TensorType& /*out*/, std::byte* dst) {
   const std::byte* src = host_bytes(x);
   visit_dtype(x.dtype(), [&]<class S, class C>() {
-    for_each_sorted_line<C, S>(attrs, x, [&](const Lines& l, std::int64_t line, const std::vector<std::int64_t>& order) {
-      for (std::int64_t j = 0; j < l.n; ++j) store<S, S>(dst, l.at(line, j), load<S, S>(src, l.at(line, order[j])));
-    });
+    for_each_sorted_line<C, S>(attrs, x,
+                               [&](const Lines& l, std::int64_t line, const std::vector<std::int64_t>& order) {
+                                 for (std::int64_t j = 0; j < l.n; ++j)
+                                   store<S, S>(dst, l.at(line, j), load<S, S>(src, l.at(line, order[j])));
+                               });
   });
 }
 
 void argsort(const SortAttrs& attrs, const Tensor& x, const TensorType& /*out*/, std::byte* dst) {
   visit_dtype(x.dtype(), [&]<class S, class C>() {
-    for_each_sorted_line<C, S>(attrs, x, [&](const Lines& l, std::int64_t line, const std::vector<std::int64_t>& order) {
-      for (std::int64_t j = 0; j < l.n; ++j) store<std::int64_t, std::int64_t>(dst, l.at(line, j), order[j]);
-    });
+    for_each_sorted_line<C, S>(attrs, x,
+                               [&](const Lines& l, std::int64_t line, const std::vector<std::int64_t>& order) {
+                                 for (std::int64_t j = 0; j < l.n; ++j)
+                                   store<std::int64_t, std::int64_t>(dst, l.at(line, j), order[j]);
+                               });
   });
 }
 
@@ -89,11 +91,16 @@ void cumulative(const CumulativeAttrs& attrs, const Tensor& x, const TensorType&
   visit_dtype(out.dtype, [&]<class S, class C>() {
     auto combine = [fn](C a, C b) -> C {
       switch (fn) {
-        case ReduceFn::sum: return C(a + b);
-        case ReduceFn::product: return C(a * b);
-        case ReduceFn::max: return eval_max<C>(a, b);
-        case ReduceFn::min: return eval_min<C>(a, b);
-        default: detail::fail("reference cumulative: unknown function ", static_cast<int>(fn));
+        case ReduceFn::sum:
+          return C(a + b);
+        case ReduceFn::product:
+          return C(a * b);
+        case ReduceFn::max:
+          return eval_max<C>(a, b);
+        case ReduceFn::min:
+          return eval_min<C>(a, b);
+        default:
+          detail::fail("reference cumulative: unknown function ", static_cast<int>(fn));
       }
     };
     for (std::int64_t line = 0; line < l.count(); ++line) {

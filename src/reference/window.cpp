@@ -36,32 +36,45 @@ template <class S, class C>
 C identity(ReduceFn fn) {
   constexpr bool is_float = std::is_floating_point_v<C>;
   switch (fn) {
-    case ReduceFn::sum: return C(0);
-    case ReduceFn::product: return C(1);
+    case ReduceFn::sum:
+      return C(0);
+    case ReduceFn::product:
+      return C(1);
     case ReduceFn::max:
-      if constexpr (is_float) return -std::numeric_limits<C>::infinity();
-      else return C(std::numeric_limits<S>::min());
+      if constexpr (is_float)
+        return -std::numeric_limits<C>::infinity();
+      else
+        return C(std::numeric_limits<S>::min());
     case ReduceFn::min:
-      if constexpr (is_float) return std::numeric_limits<C>::infinity();
-      else return C(std::numeric_limits<S>::max());
-    default: detail::fail("reference window_reduce: unsupported reduction ", static_cast<int>(fn));
+      if constexpr (is_float)
+        return std::numeric_limits<C>::infinity();
+      else
+        return C(std::numeric_limits<S>::max());
+    default:
+      detail::fail("reference window_reduce: unsupported reduction ", static_cast<int>(fn));
   }
 }
 
 template <class C>
 C combine(ReduceFn fn, C acc, C v) {
   switch (fn) {
-    case ReduceFn::sum: return C(acc + v);
-    case ReduceFn::product: return C(acc * v);
-    case ReduceFn::max: return eval_max<C>(acc, v);
-    default: return eval_min<C>(acc, v);
+    case ReduceFn::sum:
+      return C(acc + v);
+    case ReduceFn::product:
+      return C(acc * v);
+    case ReduceFn::max:
+      return eval_max<C>(acc, v);
+    default:
+      return eval_min<C>(acc, v);
   }
 }
 
 template <class C>
 bool is_nan(C v) {
-  if constexpr (std::is_floating_point_v<C>) return std::isnan(v);
-  else return false;
+  if constexpr (std::is_floating_point_v<C>)
+    return std::isnan(v);
+  else
+    return false;
 }
 
 }  // namespace
@@ -74,7 +87,8 @@ void window_reduce(const WindowAttrs& attrs, const Tensor& x, const TensorType& 
     std::int64_t i = 0;
     for_each_index(out.shape, [&](const Shape& o) {
       C acc = identity<S, C>(fn);
-      for_each_in_window(attrs, x.shape(), strides, o, [&](std::int64_t at) { acc = combine(fn, acc, load<S, C>(src, at)); });
+      for_each_in_window(attrs, x.shape(), strides, o,
+                         [&](std::int64_t at) { acc = combine(fn, acc, load<S, C>(src, at)); });
       store<S, C>(dst, i++, acc);
     });
   });
@@ -100,7 +114,8 @@ void window_scatter(const WindowAttrs& attrs, const Tensor& x, const Tensor& sou
           best = v;
         }
       });
-      if (selected >= 0) acc[static_cast<std::size_t>(selected)] = C(acc[static_cast<std::size_t>(selected)] + load<S, C>(ss, w));
+      if (selected >= 0)
+        acc[static_cast<std::size_t>(selected)] = C(acc[static_cast<std::size_t>(selected)] + load<S, C>(ss, w));
       ++w;
     });
     for (std::size_t i = 0; i < acc.size(); ++i) store<S, C>(dst, static_cast<std::int64_t>(i), acc[i]);

@@ -27,19 +27,19 @@ namespace nxv::math {
 using uint = std::uint32_t;
 
 struct uvec2 {
-    uint x;
-    uint y;
-    constexpr uvec2(uint x_, uint y_) : x(x_), y(y_) {}
+  uint x;
+  uint y;
+  constexpr uvec2(uint x_, uint y_) : x(x_), y(y_) {}
 };
 
 // ---- GLSL builtins used by nxv_math.glsl.h -----------------------------------
 // unpackDouble2x32: .x = low 32 bits, .y = high 32 bits (sign/exponent).
 constexpr uvec2 unpackDouble2x32(double d) {
-    const std::uint64_t u = std::bit_cast<std::uint64_t>(d);
-    return uvec2(static_cast<uint>(u), static_cast<uint>(u >> 32));
+  const std::uint64_t u = std::bit_cast<std::uint64_t>(d);
+  return uvec2(static_cast<uint>(u), static_cast<uint>(u >> 32));
 }
 constexpr double packDouble2x32(uvec2 v) {
-    return std::bit_cast<double>((static_cast<std::uint64_t>(v.y) << 32) | v.x);
+  return std::bit_cast<double>((static_cast<std::uint64_t>(v.y) << 32) | v.x);
 }
 inline double floor(double x) { return std::floor(x); }
 // Round half to even: nearbyint in the default rounding mode, which nothing in nx_vulkan changes.
@@ -59,7 +59,7 @@ inline double sqrt(double x) { return std::sqrt(x); }
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wliteral-suffix"
 #endif
-constexpr double operator""lf(long double v) { return static_cast<double>(v); }
+constexpr double operator"" lf(long double v) { return static_cast<double>(v); }
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__)

@@ -18,16 +18,20 @@ Tensor place_constant(const Tensor& constant, Backend& target) {
 namespace {
 
 // The value of node `n` given the values of the nodes before it.
-Tensor evaluate_node(const Node& n, const std::vector<Tensor>& values,
-                     std::span<const Tensor> inputs, Backend& backend) {
+Tensor evaluate_node(const Node& n, const std::vector<Tensor>& values, std::span<const Tensor> inputs,
+                     Backend& backend) {
   std::vector<Tensor> args;
   args.reserve(n.inputs.size());
   for (NodeId i : n.inputs) args.push_back(values[i]);
   switch (n.kind) {
-    case NodeKind::parameter: return inputs[n.parameter];
-    case NodeKind::constant: return place_constant(n.constant, backend);
-    case NodeKind::op: return args.empty() ? apply_on(backend, n.call, n.type) : apply(n.call, args, n.type);
-    case NodeKind::stop_gradient: return stop_gradient(args[0]);
+    case NodeKind::parameter:
+      return inputs[n.parameter];
+    case NodeKind::constant:
+      return place_constant(n.constant, backend);
+    case NodeKind::op:
+      return args.empty() ? apply_on(backend, n.call, n.type) : apply(n.call, args, n.type);
+    case NodeKind::stop_gradient:
+      return stop_gradient(args[0]);
     case NodeKind::custom_vjp: {
       const Tensor output = args.back();
       args.pop_back();

@@ -35,7 +35,9 @@ std::string format_call(const OpCall& call) {
     case OpCode::unary:
     case OpCode::unary_test:
     case OpCode::binary:
-    case OpCode::binary_test: s << "(" << describe(call) << ")"; break;
+    case OpCode::binary_test:
+      s << "(" << describe(call) << ")";
+      break;
     case OpCode::reduce: {
       const ReduceAttrs& a = call.attrs_as<ReduceAttrs>();
       s << "(" << describe(call) << ", axes=" << to_string(a.axes) << (a.keep_axes ? ", keep_axes" : "") << ")";
@@ -47,9 +49,15 @@ std::string format_call(const OpCall& call) {
       s << "(" << describe(call) << ", axes=" << to_string(axes) << (a.keep_axes ? ", keep_axes" : "") << ")";
       break;
     }
-    case OpCode::transpose: s << "(axes=" << to_string(call.attrs_as<TransposeAttrs>().permutation) << ")"; break;
-    case OpCode::broadcast: s << "(axes=" << to_string(call.attrs_as<BroadcastAttrs>().axes) << ")"; break;
-    case OpCode::reverse: s << "(axes=" << to_string(call.attrs_as<ReverseAttrs>().axes) << ")"; break;
+    case OpCode::transpose:
+      s << "(axes=" << to_string(call.attrs_as<TransposeAttrs>().permutation) << ")";
+      break;
+    case OpCode::broadcast:
+      s << "(axes=" << to_string(call.attrs_as<BroadcastAttrs>().axes) << ")";
+      break;
+    case OpCode::reverse:
+      s << "(axes=" << to_string(call.attrs_as<ReverseAttrs>().axes) << ")";
+      break;
     case OpCode::slice: {
       const SliceAttrs& a = call.attrs_as<SliceAttrs>();
       s << "(starts=" << to_string(a.starts) << ", strides=" << to_string(a.strides) << ")";
@@ -64,14 +72,18 @@ std::string format_call(const OpCall& call) {
     case OpCode::concatenate:
     case OpCode::iota:
     case OpCode::take:
-    case OpCode::take_along_axis: s << "(axis=" << call.attrs_as<AxisAttrs>().axis << ")"; break;
+    case OpCode::take_along_axis:
+      s << "(axis=" << call.attrs_as<AxisAttrs>().axis << ")";
+      break;
     case OpCode::dot: {
       const DotAttrs& a = call.attrs_as<DotAttrs>();
-      s << "(contract=" << to_string(a.contract_a) << "x" << to_string(a.contract_b) << ", batch=" << to_string(a.batch_a)
-        << "x" << to_string(a.batch_b) << ")";
+      s << "(contract=" << to_string(a.contract_a) << "x" << to_string(a.contract_b)
+        << ", batch=" << to_string(a.batch_a) << "x" << to_string(a.batch_b) << ")";
       break;
     }
-    case OpCode::full: s << "(" << call.attrs_as<FullAttrs>().value << ")"; break;
+    case OpCode::full:
+      s << "(" << call.attrs_as<FullAttrs>().value << ")";
+      break;
     case OpCode::random_uniform: {
       const UniformAttrs& a = call.attrs_as<UniformAttrs>();
       s << "(key=" << key_text(a.key) << ", " << a.low << ", " << a.high << ")";
@@ -107,7 +119,9 @@ std::string format_call(const OpCall& call) {
       s << "(" << fn_name(a.fn) << ", axis=" << a.axis << (a.reverse ? ", reverse" : "") << ")";
       break;
     }
-    case OpCode::put_slice: s << "(starts=" << to_string(call.attrs_as<PutSliceAttrs>().starts) << ")"; break;
+    case OpCode::put_slice:
+      s << "(starts=" << to_string(call.attrs_as<PutSliceAttrs>().starts) << ")";
+      break;
     case OpCode::gather:
     case OpCode::indexed_add:
     case OpCode::indexed_put:
@@ -115,7 +129,8 @@ std::string format_call(const OpCall& call) {
     case OpCode::clip:
     case OpCode::cast:
     case OpCode::reshape:
-    case OpCode::eye: break;
+    case OpCode::eye:
+      break;
   }
   return s.str();
 }
@@ -126,11 +141,21 @@ std::string to_string(const Graph& graph) {
     const Node& n = graph.nodes[i];
     s << "%" << i << " = ";
     switch (n.kind) {
-      case NodeKind::parameter: s << "parameter(" << n.parameter << ")"; break;
-      case NodeKind::constant: s << constant_text(n.constant); break;
-      case NodeKind::op: s << format_call(n.call); break;
-      case NodeKind::stop_gradient: s << "stop_gradient"; break;
-      case NodeKind::custom_vjp: s << "custom_vjp"; break;
+      case NodeKind::parameter:
+        s << "parameter(" << n.parameter << ")";
+        break;
+      case NodeKind::constant:
+        s << constant_text(n.constant);
+        break;
+      case NodeKind::op:
+        s << format_call(n.call);
+        break;
+      case NodeKind::stop_gradient:
+        s << "stop_gradient";
+        break;
+      case NodeKind::custom_vjp:
+        s << "custom_vjp";
+        break;
     }
     for (std::size_t k = 0; k < n.inputs.size(); ++k) s << (k ? ", %" : " %") << n.inputs[k];
     s << " : " << to_string(n.type) << (n.weak ? " (weak)" : "") << "\n";

@@ -24,19 +24,19 @@ enum class NodeKind : std::uint8_t { parameter, constant, op, stop_gradient, cus
 
 struct Node {
   NodeKind kind = NodeKind::op;
-  OpCall call{};                 // op nodes
-  std::vector<NodeId> inputs;    // op and marker nodes; custom_vjp: the primal inputs, then the output
+  OpCall call{};               // op nodes
+  std::vector<NodeId> inputs;  // op and marker nodes; custom_vjp: the primal inputs, then the output
   TensorType type;
-  bool weak = false;             // parameters and constants keep the weak flag of the tensor they stand for
-  int parameter = -1;            // parameter nodes: the index into the flattened inputs
-  Tensor constant;               // constant nodes
+  bool weak = false;                        // parameters and constants keep the weak flag of the tensor they stand for
+  int parameter = -1;                       // parameter nodes: the index into the flattened inputs
+  Tensor constant;                          // constant nodes
   std::shared_ptr<const CustomVjp> custom;  // custom_vjp nodes
 };
 
 struct Graph {
-  std::vector<Node> nodes;           // topological order: a node's inputs come before it
-  std::vector<NodeId> parameters;    // parameters[i] is the node of flattened input i
-  std::vector<NodeId> outputs;       // the flattened outputs (a node may appear several times)
+  std::vector<Node> nodes;         // topological order: a node's inputs come before it
+  std::vector<NodeId> parameters;  // parameters[i] is the node of flattened input i
+  std::vector<NodeId> outputs;     // the flattened outputs (a node may appear several times)
 };
 
 // "reduce(sum, axes=[1])", "dot(contract=[1]x[0], batch=[]x[])": an op with its attributes.

@@ -28,10 +28,19 @@ void write_structure(std::ostream& s, const Structure& st, std::span<const Tenso
     s << close;
   };
   switch (st.kind) {
-    case Structure::Kind::tensor: s << (leaf < types.size() ? to_string(types[leaf]) : "Tensor"); ++leaf; break;
-    case Structure::Kind::list: children("[", "]"); break;
-    case Structure::Kind::tuple: children("(", ")"); break;
-    case Structure::Kind::map: children("{", "}"); break;
+    case Structure::Kind::tensor:
+      s << (leaf < types.size() ? to_string(types[leaf]) : "Tensor");
+      ++leaf;
+      break;
+    case Structure::Kind::list:
+      children("[", "]");
+      break;
+    case Structure::Kind::tuple:
+      children("(", ")");
+      break;
+    case Structure::Kind::map:
+      children("{", "}");
+      break;
   }
 }
 
@@ -154,8 +163,7 @@ std::vector<Tensor> JitCache::call(std::span<const Tensor> inputs, const Structu
     if (e->signature == sig) entry = e.get();
   if (!entry) {
     TracedGraph traced = trace_flat(inputs, fn);
-    if (debug_printing())
-      std::cerr << "nxv jit: compiling " << to_string(sig) << "\n" << to_string(*traced.graph);
+    if (debug_printing()) std::cerr << "nxv jit: compiling " << to_string(sig) << "\n" << to_string(*traced.graph);
     // Without a compiler named in the options, the one the inputs' backend registered (on Vulkan the fusion
     // compiler, which on the H200 was never slower than op by op on any benchmark step: bench/RESULTS.md).
     std::shared_ptr<Compiler> compiler = options_.compiler;

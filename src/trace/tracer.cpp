@@ -28,7 +28,8 @@ Tracer* innermost_tracer(std::span<const Tensor> inputs) {
 }
 
 void Tracer::check_open(std::string_view op) const {
-  NXV_CHECK(!finished_, op, "a traced tensor was used after its trace ended (it escaped the traced function, "
+  NXV_CHECK(!finished_, op,
+            "a traced tensor was used after its trace ended (it escaped the traced function, "
             "e.g. stored in a variable outside it); return it from the function instead");
 }
 

@@ -5,9 +5,9 @@
 
 #include "nxv/error.hpp"
 #include "ops/op.hpp"
-#include "vulkan/runtime/fallback.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/fallback.hpp"
 
 namespace nxv::vulkan {
 
@@ -30,8 +30,7 @@ class VulkanBackend final : public Backend {
     runtime().download(buffer_of(t, "vulkan download"), dst);
   }
 
-  std::shared_ptr<Storage> execute(const OpCall& call, std::span<const Tensor> inputs,
-                                   const TensorType& out) override {
+  std::shared_ptr<Storage> execute(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) override {
     if (call.code == OpCode::reshape) return inputs[0].storage();  // a view: same elements, same order
     BufferPtr result;
     if (!fallback_forced(call) && kernels::device_ready() && run_native(call, inputs, out, result))
@@ -47,36 +46,48 @@ class VulkanBackend final : public Backend {
       case OpCode::binary:
       case OpCode::binary_test:
       case OpCode::select:
-      case OpCode::clip: return kernels::elementwise(call, in, out, result);
-      case OpCode::cast: return kernels::cast(call, in, out, result);
+      case OpCode::clip:
+        return kernels::elementwise(call, in, out, result);
+      case OpCode::cast:
+        return kernels::cast(call, in, out, result);
       case OpCode::reduce:
-      case OpCode::arg_reduce: return kernels::reduce(call, in, out, result);
+      case OpCode::arg_reduce:
+        return kernels::reduce(call, in, out, result);
       case OpCode::transpose:
       case OpCode::broadcast:
       case OpCode::slice:
       case OpCode::pad:
       case OpCode::concatenate:
-      case OpCode::reverse: return kernels::movement(call, in, out, result);
-      case OpCode::dot: return kernels::dot(call, in, out, result);
-      case OpCode::conv: return kernels::conv(call, in, out, result);
+      case OpCode::reverse:
+        return kernels::movement(call, in, out, result);
+      case OpCode::dot:
+        return kernels::dot(call, in, out, result);
+      case OpCode::conv:
+        return kernels::conv(call, in, out, result);
       case OpCode::window_reduce:
-      case OpCode::window_scatter: return kernels::window(call, in, out, result);
+      case OpCode::window_scatter:
+        return kernels::window(call, in, out, result);
       case OpCode::iota:
       case OpCode::eye:
       case OpCode::full:
       case OpCode::random_uniform:
-      case OpCode::random_normal: return kernels::creation(call, in, out, result);
+      case OpCode::random_normal:
+        return kernels::creation(call, in, out, result);
       case OpCode::take:
       case OpCode::take_along_axis:
       case OpCode::gather:
       case OpCode::indexed_add:
       case OpCode::indexed_put:
-      case OpCode::put_slice: return kernels::indexing(call, in, out, result);
+      case OpCode::put_slice:
+        return kernels::indexing(call, in, out, result);
       case OpCode::sort:
       case OpCode::argsort:
-      case OpCode::cumulative: return kernels::sorting(call, in, out, result);
-      case OpCode::reshape: return false;  // handled in execute()
-      default: return false;  // an op without a kernel family: the host fallback
+      case OpCode::cumulative:
+        return kernels::sorting(call, in, out, result);
+      case OpCode::reshape:
+        return false;  // handled in execute()
+      default:
+        return false;  // an op without a kernel family: the host fallback
     }
   }
 };

@@ -21,8 +21,7 @@ class RenamedBackend final : public Backend {
     return reference_backend().upload(bytes, type);
   }
   void download(const Tensor& t, std::span<std::byte> dst) override { reference_backend().download(t, dst); }
-  std::shared_ptr<Storage> execute(const OpCall& call, std::span<const Tensor> inputs,
-                                   const TensorType& out) override {
+  std::shared_ptr<Storage> execute(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) override {
     return reference_backend().execute(call, inputs, out);
   }
 };

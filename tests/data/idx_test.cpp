@@ -7,8 +7,8 @@
 
 #include <numeric>
 
-#include "support/temp_dir.hpp"
 #include "support/env.hpp"
+#include "support/temp_dir.hpp"
 
 namespace nxv::data {
 namespace {

@@ -7,13 +7,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "support/grad_checks.hpp"
-#include "support/models.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/grad_checks.hpp"
+#include "support/models.hpp"
 
 namespace nxv {
 namespace {
@@ -59,8 +59,8 @@ TEST_P(CnnResidency, ValueAndGradIsResidentAndMatchesTheReference) {
     total += n;
     listed += " " + op + "=" + std::to_string(n);
   }
-  std::printf("[ residency ] %s %s: %llu host fallbacks%s\n", m.name, std::string(name(dtype)).c_str(), static_cast<unsigned long long>(total),
-              listed.c_str());
+  std::printf("[ residency ] %s %s: %llu host fallbacks%s\n", m.name, std::string(name(dtype)).c_str(),
+              static_cast<unsigned long long>(total), listed.c_str());
   EXPECT_EQ(total, 0u) << listed;
   for (const auto& [param, g] : got.second) EXPECT_EQ(&g.backend(), &vk) << param;
 
@@ -69,11 +69,10 @@ TEST_P(CnnResidency, ValueAndGradIsResidentAndMatchesTheReference) {
   for (const auto& [param, g] : want.second) EXPECT_EQ(first_difference(got.second.at(param), g), "") << param;
 
   // Eager step times (the first Vulkan run above compiled the pipelines).
-  const double vk_ms = milliseconds([&] {
-    value_and_grad(m.loss)(on_vk, images_vk, labels_vk).first.item();
-  });
+  const double vk_ms = milliseconds([&] { value_and_grad(m.loss)(on_vk, images_vk, labels_vk).first.item(); });
   const double ref_ms = milliseconds([&] { value_and_grad(m.loss)(params, images, labels).first.item(); });
-  std::printf("[ step time ] %s %s: vulkan %.1f ms, reference %.1f ms\n", m.name, std::string(name(dtype)).c_str(), vk_ms, ref_ms);
+  std::printf("[ step time ] %s %s: vulkan %.1f ms, reference %.1f ms\n", m.name, std::string(name(dtype)).c_str(),
+              vk_ms, ref_ms);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, CnnResidency,

@@ -1,14 +1,16 @@
 // Gradients of conv and the window ops: finite differences (check_grads, reference backend, f64) for every conv
 // option and window op, and gradient parity of Vulkan against the reference in f32 and f64 (bit-identical: the
 // tolerance is zero).
-#include "support/grad_checks.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/grad_checks.hpp"
 
 namespace nxv::testing {
 namespace {
 
-Tensor data(const Shape& s, std::uint64_t seed) { return uniform(key(seed), s, DType::f64, -1.0, 1.0, reference_backend()); }
+Tensor data(const Shape& s, std::uint64_t seed) {
+  return uniform(key(seed), s, DType::f64, -1.0, 1.0, reference_backend());
+}
 
 struct ConvGradCase {
   const char* name;
@@ -24,18 +26,33 @@ ConvOptions with(auto&& set) {
 
 const ConvGradCase k_conv_cases[] = {
     {"1d-plain", {2, 2, 7}, {3, 2, 3}, {}},
-    {"2d-strided-padded", {2, 2, 6, 5}, {3, 2, 3, 2},
-     with([](ConvOptions& o) { o.strides = {2, 2}; o.padding = {{1, 1}, {1, 0}}; })},
-    {"stride-not-dividing", {1, 1, 8, 7}, {2, 1, 3, 3}, with([](ConvOptions& o) { o.strides = {3, 2}; })},
-    {"input-dilation", {1, 2, 4, 3}, {2, 2, 2, 2},
-     with([](ConvOptions& o) { o.input_dilation = {2, 3}; o.padding = {{1, 0}, {0, 2}}; })},
-    {"kernel-dilation", {1, 2, 7, 7}, {2, 2, 2, 3}, with([](ConvOptions& o) { o.kernel_dilation = {3, 2}; })},
-    {"negative-padding", {1, 1, 7, 6}, {2, 1, 2, 2}, with([](ConvOptions& o) { o.padding = {{-1, 1}, {2, -1}}; })},
+    {"2d-strided-padded", {2, 2, 6, 5}, {3, 2, 3, 2}, with([](ConvOptions& o) {
+       o.strides = {2, 2};
+       o.padding = {{1, 1}, {1, 0}};
+     })},
+    {"stride-not-dividing", {1, 1, 8, 7}, {2, 1, 3, 3}, with([](ConvOptions& o) {
+       o.strides = {3, 2};
+     })},
+    {"input-dilation", {1, 2, 4, 3}, {2, 2, 2, 2}, with([](ConvOptions& o) {
+       o.input_dilation = {2, 3};
+       o.padding = {{1, 0}, {0, 2}};
+     })},
+    {"kernel-dilation", {1, 2, 7, 7}, {2, 2, 2, 3}, with([](ConvOptions& o) {
+       o.kernel_dilation = {3, 2};
+     })},
+    {"negative-padding", {1, 1, 7, 6}, {2, 1, 2, 2}, with([](ConvOptions& o) {
+       o.padding = {{-1, 1}, {2, -1}};
+     })},
     {"grouped", {2, 4, 5, 5}, {6, 2, 3, 3}, with([](ConvOptions& o) { o.feature_group_size = 2; })},
-    {"depthwise", {1, 3, 5, 5}, {6, 1, 3, 3},
-     with([](ConvOptions& o) { o.feature_group_size = 3; o.padding = {{1, 1}, {1, 1}}; })},
+    {"depthwise", {1, 3, 5, 5}, {6, 1, 3, 3}, with([](ConvOptions& o) {
+       o.feature_group_size = 3;
+       o.padding = {{1, 1}, {1, 1}};
+     })},
     {"batch-groups", {4, 2, 5, 5}, {4, 2, 2, 2}, with([](ConvOptions& o) { o.batch_group_size = 2; })},
-    {"3d", {1, 2, 4, 4, 3}, {2, 2, 2, 3, 2}, with([](ConvOptions& o) { o.strides = {2, 1, 1}; o.padding = {{1, 0}, {0, 1}, {1, 1}}; })},
+    {"3d", {1, 2, 4, 4, 3}, {2, 2, 2, 3, 2}, with([](ConvOptions& o) {
+       o.strides = {2, 1, 1};
+       o.padding = {{1, 0}, {0, 1}, {1, 1}};
+     })},
     {"nhwc", {2, 5, 5, 2}, {3, 3, 2, 3}, with([](ConvOptions& o) {
        o.input_permutation = Axes{0, 3, 1, 2};
        o.kernel_permutation = Axes{3, 2, 0, 1};
@@ -77,9 +94,12 @@ WindowOptions window_with(auto&& set) {
 }
 
 const WindowGradCase k_window_cases[] = {
-    {"pool", {2, 2, 4, 6}, {1, 1, 2, 2}, window_with([](WindowOptions& o) { o.strides = {1, 1, 2, 2}; })},
-    {"overlap-padded", {1, 2, 5, 5}, {1, 1, 3, 3},
-     window_with([](WindowOptions& o) { o.padding = {{0, 0}, {0, 0}, {1, 1}, {2, 0}}; })},
+    {"pool", {2, 2, 4, 6}, {1, 1, 2, 2}, window_with([](WindowOptions& o) {
+       o.strides = {1, 1, 2, 2};
+     })},
+    {"overlap-padded", {1, 2, 5, 5}, {1, 1, 3, 3}, window_with([](WindowOptions& o) {
+       o.padding = {{0, 0}, {0, 0}, {1, 1}, {2, 0}};
+     })},
     {"strided-dilated", {2, 9, 7}, {2, 2, 2}, window_with([](WindowOptions& o) {
        o.strides = {1, 2, 2};
        o.window_dilations = {1, 2, 3};
@@ -95,8 +115,8 @@ TEST(WindowGrad, FiniteDifferencesForEveryReduction) {
                         WindowFn(window_product)}) {
       SCOPED_TRACE(c.name);
       // Random values almost surely have no ties, so max/min are differentiable there.
-      EXPECT_TRUE(check_grads([&](const std::vector<Tensor>& xs) { return op(xs[0], c.window, c.options); },
-                              {data(c.x, 505)}));
+      EXPECT_TRUE(
+          check_grads([&](const std::vector<Tensor>& xs) { return op(xs[0], c.window, c.options); }, {data(c.x, 505)}));
     }
   }
 }

@@ -2,9 +2,9 @@
 // conventions, jit of grad, grad of grad (a Hessian-vector product), and the errors.
 #include <gtest/gtest.h>
 
-#include "support/grad_checks.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/grad.hpp"
+#include "support/grad_checks.hpp"
 
 namespace nxv {
 namespace {
@@ -73,11 +73,11 @@ TEST(Grad, StopGradientBlocksTheGradient) {
 
 TEST(Grad, CustomGradReplacesTheRule) {
   // A straight-through estimator: round on the way forward, identity on the way back.
-  auto straight_through = custom_grad([](const Tensor& x) { return round(x); },
-                                      [](std::span<const Tensor>, const Tensor&, const Tensor& g) {
-                                        return std::vector<Tensor>{g};
-                                      });
-  const auto [value, g] = value_and_grad([&](const Tensor& x) { return sum(straight_through(x) * x); })(vec({0.4, 1.6}));
+  auto straight_through =
+      custom_grad([](const Tensor& x) { return round(x); },
+                  [](std::span<const Tensor>, const Tensor&, const Tensor& g) { return std::vector<Tensor>{g}; });
+  const auto [value, g] =
+      value_and_grad([&](const Tensor& x) { return sum(straight_through(x) * x); })(vec({0.4, 1.6}));
   EXPECT_DOUBLE_EQ(value.item(), 0 * 0.4 + 2 * 1.6);
   expect_near(g, {0.4 + 0, 1.6 + 2});  // d/dx [st(x) * x] = x * 1 + st(x)
 }
@@ -185,7 +185,8 @@ TEST(Grad, NonScalarOutputsAreRejected) {
 
 TEST(Grad, IntegerDataCanBePassedAfterTheDifferentiatedArgument) {
   const Tensor labels = tensor<std::int64_t>({1, 0}, {2});
-  const Tensor g = grad([](const Tensor& x, const Tensor& l) { return sum(x * as_type(l, DType::f64)); })(vec({5, 6}), labels);
+  const Tensor g =
+      grad([](const Tensor& x, const Tensor& l) { return sum(x * as_type(l, DType::f64)); })(vec({5, 6}), labels);
   expect_near(g, {1, 0});
 }
 

@@ -5,10 +5,10 @@
 // keeping sort and the running max/min away from their ties.
 #include <gtest/gtest.h>
 
-#include "support/grad_checks.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/indexing.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/grad_checks.hpp"
 
 namespace nxv {
 namespace {
@@ -37,23 +37,33 @@ std::vector<GradCase> cases() {
   const Tensor put_rows = indices<std::int32_t>({2, 0, 2, 5}, {4, 1});
   return {
       {"take_axis1", {{3, 4}}, [=](const Xs& x) { return take(x[0], take_idx, 1); }},
-      {"take_axis0_matrix_indices", {{3, 2}}, [=](const Xs& x) { return take(x[0], reshape(take_idx, {1, 5}), 0); }},
+      {"take_axis0_matrix_indices",
+       {{3, 2}},
+       [=](const Xs& x) {
+         return take(x[0], reshape(take_idx, {1, 5}), 0);
+       }},
       {"take_along_axis", {{2, 3}}, [=](const Xs& x) { return take_along_axis(x[0], along_idx, 1); }},
-      {"take_along_axis_axis0", {{3, 2}},
-       [=](const Xs& x) { return take_along_axis(x[0], reshape(along_idx, {4, 2}), 0); }},
+      {"take_along_axis_axis0",
+       {{3, 2}},
+       [=](const Xs& x) {
+         return take_along_axis(x[0], reshape(along_idx, {4, 2}), 0);
+       }},
       {"gather_rows", {{4, 3}}, [=](const Xs& x) { return gather(x[0], rows); }},
       {"gather_points", {{3, 2}}, [=](const Xs& x) { return gather(x[0], points); }},
       {"indexed_add", {{4, 2}, {6, 2}}, [=](const Xs& x) { return indexed_add(x[0], rows, x[1]); }},
       {"indexed_put", {{4, 2}, {6, 2}}, [=](const Xs& x) { return indexed_put(x[0], rows, x[1]); }},
       {"indexed_put_repeats", {{3}, {4}}, [=](const Xs& x) { return indexed_put(x[0], put_rows, x[1]); }},
-      {"put_slice", {{4, 3}, {2, 2}}, [](const Xs& x) { return put_slice(x[0], {3, 1}, x[1]); }},
+      {"put_slice",
+       {{4, 3}, {2, 2}},
+       [](const Xs& x) {
+         return put_slice(x[0], {3, 1}, x[1]);
+       }},
       {"sort", {{3, 5}}, [](const Xs& x) { return sort(x[0]); }},
       {"sort_descending_axis0", {{4, 3}}, [](const Xs& x) { return sort(x[0], 0, true); }},
       {"cumulative_sum", {{3, 4}}, [](const Xs& x) { return cumulative_sum(x[0], 1); }},
       {"cumulative_sum_reverse", {{3, 4}}, [](const Xs& x) { return cumulative_sum(x[0], 0, true); }},
       {"cumulative_product", {{2, 4}}, [](const Xs& x) { return cumulative_product(x[0], 1); }, 0.5, 1.5},
-      {"cumulative_product_reverse", {{4}}, [](const Xs& x) { return cumulative_product(x[0], 0, true); }, -1.5,
-       -0.5},
+      {"cumulative_product_reverse", {{4}}, [](const Xs& x) { return cumulative_product(x[0], 0, true); }, -1.5, -0.5},
       {"cumulative_max", {{3, 6}}, [](const Xs& x) { return cumulative_max(x[0], 1); }},
       {"cumulative_max_reverse", {{6, 2}}, [](const Xs& x) { return cumulative_max(x[0], 0, true); }},
       {"cumulative_min", {{3, 6}}, [](const Xs& x) { return cumulative_min(x[0], 1); }},
@@ -99,8 +109,8 @@ TEST_P(IndexingGradParity, VulkanMatchesReference) {
   const ParityCase& p = GetParam();
   const bool f32 = p.dtype == DType::f32;
   const std::uint64_t fallbacks = fallback::count_total([&] {
-    EXPECT_TRUE(testing::grad_parity(p.c.fn, make_inputs(p.c, p.dtype), vulkan::backend(), p.dtype,
-                                     f32 ? 1e-4 : 1e-10, f32 ? 1e-5 : 1e-12))
+    EXPECT_TRUE(testing::grad_parity(p.c.fn, make_inputs(p.c, p.dtype), vulkan::backend(), p.dtype, f32 ? 1e-4 : 1e-10,
+                                     f32 ? 1e-5 : 1e-12))
         << "case " << p.c.name;
   });
   EXPECT_EQ(fallbacks, 0u) << "the forward and backward passes of " << p.c.name << " should stay on the GPU";

@@ -2,12 +2,12 @@
 // f64. (The original nx_vulkan silently ran its training step on the CPU; this test is why that can't recur.)
 #include <gtest/gtest.h>
 
-#include "support/grad_checks.hpp"
-#include "support/models.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/grad_checks.hpp"
+#include "support/models.hpp"
 
 namespace nxv {
 namespace {
@@ -57,7 +57,8 @@ TEST_P(GradResidency, MlpValueAndGradHasNoHostFallbacks) {
   const bool f32 = GetParam() == DType::f32;
   EXPECT_NEAR(result.first.item(), ref_value.item(), f32 ? 1e-5 : 1e-12);
   for (const auto& [name, g] : ref_grads) {
-    const std::vector<double> want = testing::detail::values_f64(g), got = testing::detail::values_f64(result.second[name]);
+    const std::vector<double> want = testing::detail::values_f64(g),
+                              got = testing::detail::values_f64(result.second[name]);
     EXPECT_TRUE(testing::detail::compare(got, want, f32 ? 1e-3 : 1e-9, f32 ? 1e-6 : 1e-14, name));
   }
 }

@@ -4,9 +4,9 @@
 // rule's non-differentiable points: log's 0, max's ties, remainder's jumps).
 #include <gtest/gtest.h>
 
-#include "support/grad_checks.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/grad_checks.hpp"
 
 namespace nxv {
 namespace {
@@ -146,8 +146,8 @@ TEST_P(GradParity, VulkanMatchesReference) {
   const ParityCase& p = GetParam();
   const bool f32 = p.dtype == DType::f32;
   const std::uint64_t fallbacks = fallback::count_total([&] {
-    EXPECT_TRUE(testing::grad_parity(p.c.fn, make_inputs(p.c, p.dtype), vulkan::backend(), p.dtype,
-                                     f32 ? 1e-4 : 1e-10, f32 ? 1e-5 : 1e-12))
+    EXPECT_TRUE(testing::grad_parity(p.c.fn, make_inputs(p.c, p.dtype), vulkan::backend(), p.dtype, f32 ? 1e-4 : 1e-10,
+                                     f32 ? 1e-5 : 1e-12))
         << "case " << p.c.name;
   });
   EXPECT_EQ(fallbacks, 0u) << "the forward and backward passes of " << p.c.name << " should stay on the GPU";

@@ -6,8 +6,8 @@
 
 #include <cstring>
 
-#include "support/temp_dir.hpp"
 #include "nxv/ops.hpp"
+#include "support/temp_dir.hpp"
 
 namespace nxv::io {
 namespace {
@@ -62,7 +62,8 @@ TEST(Safetensors, RoundTripsEveryDtypeRankZeroEmptyTensorsAndMetadata) {
 
 TEST(Safetensors, WritesTheSpecLayoutByteForByte) {
   TempDir dir;
-  save_safetensors(dir / "a.safetensors", {{"b", tensor<std::uint8_t>({9}, {1}, ref())}, {"a", tensor<float>({1, 2}, {2}, ref())}},
+  save_safetensors(dir / "a.safetensors",
+                   {{"b", tensor<std::uint8_t>({9}, {1}, ref())}, {"a", tensor<float>({1, 2}, {2}, ref())}},
                    {{"format", "pt"}});
   const std::string bytes = io_test::read_bytes(dir / "a.safetensors");
   // Sorted names; data ordered widest element first so every tensor is aligned; header padded with spaces so the
@@ -83,8 +84,9 @@ TEST(Safetensors, ReadsFilesWrittenByOtherTools) {
       R"({"w": {"dtype": "I64", "shape": [], "data_offsets": [4, 12]}, "v": {"dtype": "BOOL", "shape": [2, 2],)"
       R"( "data_offsets": [0, 4]}, "__metadata__": {"epoch": "3"}})";
   const std::int64_t w = -5;
-  io_test::write_bytes(dir / "x.safetensors",
-                       file_bytes(header, std::string("\x01\x00\x02\x00", 4) + std::string(reinterpret_cast<const char*>(&w), 8)));
+  io_test::write_bytes(
+      dir / "x.safetensors",
+      file_bytes(header, std::string("\x01\x00\x02\x00", 4) + std::string(reinterpret_cast<const char*>(&w), 8)));
   const SafetensorsFile f = load_safetensors(dir / "x.safetensors", ref());
   EXPECT_EQ(f.metadata.at("epoch"), "3");
   EXPECT_EQ(f.tensors.at("w").rank(), 0);
@@ -94,8 +96,11 @@ TEST(Safetensors, ReadsFilesWrittenByOtherTools) {
 
 TEST(Safetensors, SavingRejectsReservedAndUndefinedTensors) {
   TempDir dir;
-  expect_error([&] { save_safetensors(dir / "x", {{"__metadata__", scalar(1, DType::f32, ref())}}); },
-               {"__metadata__", "reserved"});
+  expect_error(
+      [&] {
+        save_safetensors(dir / "x", {{"__metadata__", scalar(1, DType::f32, ref())}});
+      },
+      {"__metadata__", "reserved"});
   expect_error([&] { save_safetensors(dir / "x", {{"w", Tensor()}}); }, {"\"w\"", "undefined"});
 }
 
@@ -116,24 +121,33 @@ TEST(Safetensors, EveryKindOfCorruptFileIsANamedError) {
       {"header not an object", file_bytes("[1]", ""), {"must be a JSON object"}},
       {"malformed JSON", file_bytes(R"({"a":{"dtype":"F32",)", f32x2), {"malformed JSON header", "at byte"}},
       {"duplicate name", file_bytes("{" + entry_a + "," + entry_a + "}", f32x2), {"duplicate key \"a\""}},
-      {"unknown dtype", file_bytes(R"({"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})", std::string(4, '\0')),
+      {"unknown dtype",
+       file_bytes(R"({"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})", std::string(4, '\0')),
        {"tensor \"a\"", "unknown dtype \"F16\""}},
-      {"offsets out of range", file_bytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", "1234"),
+      {"offsets out of range",
+       file_bytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", "1234"),
        {"tensor \"a\"", "out of range", "the data is 4 bytes"}},
-      {"offsets reversed", file_bytes(R"({"a":{"dtype":"U8","shape":[0],"data_offsets":[2,1]}})", "12"),
+      {"offsets reversed",
+       file_bytes(R"({"a":{"dtype":"U8","shape":[0],"data_offsets":[2,1]}})", "12"),
        {"out of range"}},
       {"overlap",
-       file_bytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
-                  f32x2),
+       file_bytes(
+           R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+           f32x2),
        {"\"a\" and \"b\" overlap"}},
       {"hole", file_bytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", f32x2), {"hole"}},
-      {"trailing bytes", file_bytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", f32x2),
+      {"trailing bytes",
+       file_bytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", f32x2),
        {"belong to no tensor"}},
-      {"shape and bytes disagree", file_bytes(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", f32x2),
+      {"shape and bytes disagree",
+       file_bytes(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", f32x2),
        {"tensor \"a\"", "shape [3] of F32 needs 12 bytes", "hold 8"}},
-      {"negative dimension", file_bytes(R"({"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", f32x2),
+      {"negative dimension",
+       file_bytes(R"({"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", f32x2),
        {"shape holds -2", "non-negative integer"}},
-      {"missing field", file_bytes(R"({"a":{"dtype":"F32","shape":[2]}})", f32x2), {"needs \"dtype\", \"shape\" and \"data_offsets\""}},
+      {"missing field",
+       file_bytes(R"({"a":{"dtype":"F32","shape":[2]}})", f32x2),
+       {"needs \"dtype\", \"shape\" and \"data_offsets\""}},
       {"metadata not strings", file_bytes(R"({"__metadata__":{"epoch":3}})", ""), {"metadata \"epoch\" is a number"}},
   };
   TempDir dir;
@@ -147,10 +161,12 @@ TEST(Safetensors, EveryKindOfCorruptFileIsANamedError) {
     } catch (const Error& e) {
       const std::string m = e.what();
       EXPECT_NE(m.find(path.string()), std::string::npos) << m;
-      for (const auto& phrase : c.message) EXPECT_NE(m.find(phrase), std::string::npos) << "\"" << phrase << "\" missing from: " << m;
+      for (const auto& phrase : c.message)
+        EXPECT_NE(m.find(phrase), std::string::npos) << "\"" << phrase << "\" missing from: " << m;
     }
   }
-  expect_error([&] { load_safetensors(dir / "absent.safetensors", ref()); }, {"absent.safetensors", "cannot be opened"});
+  expect_error([&] { load_safetensors(dir / "absent.safetensors", ref()); },
+               {"absent.safetensors", "cannot be opened"});
 }
 
 }  // namespace

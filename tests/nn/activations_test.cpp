@@ -36,8 +36,8 @@ TEST(Activations, LogSoftmaxIsStableForHugeLogitsInF32) {
 }
 
 TEST(Activations, LogSoftmaxAlongAxis0) {
-  expect_near(nn::log_softmax(f64({0, 5, 0, 5}, {2, 2}), 0), {-0.6931471805599453, -0.6931471805599453,
-                                                              -0.6931471805599453, -0.6931471805599453}, 1e-15);
+  expect_near(nn::log_softmax(f64({0, 5, 0, 5}, {2, 2}), 0),
+              {-0.6931471805599453, -0.6931471805599453, -0.6931471805599453, -0.6931471805599453}, 1e-15);
 }
 
 }  // namespace

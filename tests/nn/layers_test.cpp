@@ -35,8 +35,8 @@ TEST(Layers, BatchNormTrainingUsesBatchStatisticsAndUpdatesRunningOnes) {
 }
 
 TEST(Layers, BatchNormInferenceUsesTheGivenStatistics) {
-  expect_near(nn::batch_norm_inference(f64({1, 3}, {2, 1}), f64({2}), f64({1}), f64({0.2}), f64({4}), 0.0),
-              {1.8, 3.8}, 1e-15);
+  expect_near(nn::batch_norm_inference(f64({1, 3}, {2, 1}), f64({2}), f64({1}), f64({0.2}), f64({4}), 0.0), {1.8, 3.8},
+              1e-15);
 }
 
 TEST(Layers, BatchNormOverNchwChannels) {
@@ -137,8 +137,8 @@ TEST(Sequential, InitDependsOnlyOnTheKey) {
 
 TEST(Sequential, LeNetShapes) {
   const nn::Sequential lenet({nn::conv2d(6, {5, 5}, {.padding = nn::same}), nn::relu(), nn::max_pool2d({2, 2}),
-                              nn::conv2d(16, {5, 5}), nn::relu(), nn::max_pool2d({2, 2}), nn::flatten(),
-                              nn::dense(120), nn::relu(), nn::dense(84), nn::relu(), nn::dense(10)});
+                              nn::conv2d(16, {5, 5}), nn::relu(), nn::max_pool2d({2, 2}), nn::flatten(), nn::dense(120),
+                              nn::relu(), nn::dense(84), nn::relu(), nn::dense(10)});
   const Params p = lenet.init(key(0), {1, 1, 28, 28}, DType::f32, reference_backend());
   EXPECT_EQ(p.at("conv_0.kernel").shape(), (Shape{6, 1, 5, 5}));
   EXPECT_EQ(p.at("conv_3.kernel").shape(), (Shape{16, 6, 5, 5}));

@@ -3,9 +3,9 @@
 // statistics next to the loss and gradients.
 #include <cmath>
 
-#include "support/nn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/nn.hpp"
 
 namespace nxv::nn_test {
 namespace {
@@ -92,8 +92,8 @@ struct BatchNormProblem {
   Tensor labels = tensor<std::int64_t>({0, 1, 2, 0, 1, 2}, {6}, reference_backend());
 };
 
-std::pair<Tensor, Params> loss_and_state(const nn::Sequential& model, const Params& p, const Params& s,
-                                         const Tensor& x, const Tensor& labels) {
+std::pair<Tensor, Params> loss_and_state(const nn::Sequential& model, const Params& p, const Params& s, const Tensor& x,
+                                         const Tensor& labels) {
   auto [logits, new_state] = model.apply(p, s, x, {.training = true});
   return {nn::softmax_cross_entropy(logits, labels), new_state};
 }
@@ -104,9 +104,8 @@ TEST(ValueAndGradWithState, ReturnsTheLossGradientsAndNewRunningStatistics) {
     return loss_and_state(b.model, p, s, x, y);
   };
   const auto [want_loss, want_state] = fn(b.v.params, b.v.state, b.x, b.labels);
-  const auto [plain_loss, want_grads] = value_and_grad([&](const Params& p) {
-    return fn(p, b.v.state, b.x, b.labels).first;
-  })(b.v.params);
+  const auto [plain_loss, want_grads] =
+      value_and_grad([&](const Params& p) { return fn(p, b.v.state, b.x, b.labels).first; })(b.v.params);
 
   auto step = jit([&fn](const Params& p, const Params& s, const Tensor& x, const Tensor& y) {
     const nn::LossGradState r = nn::value_and_grad_with_state(fn)(p, s, x, y);

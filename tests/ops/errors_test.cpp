@@ -53,8 +53,11 @@ TEST(OpErrors, ReadingPastASlice) {
   expect_error([] { slice(f32({5}), {3}, {3}); }, {"slice", "reads past the end", "expected < 5"});
   expect_error([] { slice(f32({5, 5}), {0, 0}, {2, 2}, Axes{1, 0}); }, {"slice", "stride 0"});
   expect_error([] { pad(f32({2}), 0, {{-2, -1, 0}}); }, {"pad", "cuts more"});
-  expect_error([] { from_data<float>(std::vector<float>{1, 2, 3}, {2, 2}, reference_backend()); },
-               {"from_data", "3 values", "expected 4"});
+  expect_error(
+      [] {
+        from_data<float>(std::vector<float>{1, 2, 3}, {2, 2}, reference_backend());
+      },
+      {"from_data", "3 values", "expected 4"});
 }
 
 TEST(OpErrors, UndefinedTensorsAndBackends) {

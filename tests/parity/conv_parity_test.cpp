@@ -23,19 +23,38 @@ ConvOptions with(auto&& set) {
 const Axes kSwap4{1, 0, 2, 3};
 
 const ConvCase k_cases[] = {
-    {"1d-strided", {2, 3, 17}, {4, 3, 5}, with([](ConvOptions& o) { o.strides = {2}; o.padding = {{2, 1}}; })},
-    {"lenet-conv1", {4, 1, 28, 28}, {6, 1, 5, 5}, with([](ConvOptions& o) { o.padding = {{2, 2}, {2, 2}}; })},
+    {"1d-strided", {2, 3, 17}, {4, 3, 5}, with([](ConvOptions& o) {
+       o.strides = {2};
+       o.padding = {{2, 1}};
+     })},
+    {"lenet-conv1", {4, 1, 28, 28}, {6, 1, 5, 5}, with([](ConvOptions& o) {
+       o.padding = {{2, 2}, {2, 2}};
+     })},
     {"lenet-conv2", {2, 6, 14, 14}, {16, 6, 5, 5}, {}},
-    {"stride2-same", {3, 2, 9, 9}, {8, 2, 3, 3}, with([](ConvOptions& o) { o.strides = {2, 2}; o.padding = {{1, 1}, {1, 1}}; })},
-    {"input-dilation", {2, 3, 5, 6}, {4, 3, 3, 2},
-     with([](ConvOptions& o) { o.input_dilation = {2, 3}; o.padding = {{1, 2}, {0, 1}}; })},
-    {"kernel-dilation", {2, 3, 11, 10}, {5, 3, 3, 3}, with([](ConvOptions& o) { o.kernel_dilation = {2, 3}; })},
-    {"negative-padding", {1, 2, 9, 9}, {3, 2, 3, 3}, with([](ConvOptions& o) { o.padding = {{-1, 2}, {1, -2}}; })},
+    {"stride2-same", {3, 2, 9, 9}, {8, 2, 3, 3}, with([](ConvOptions& o) {
+       o.strides = {2, 2};
+       o.padding = {{1, 1}, {1, 1}};
+     })},
+    {"input-dilation", {2, 3, 5, 6}, {4, 3, 3, 2}, with([](ConvOptions& o) {
+       o.input_dilation = {2, 3};
+       o.padding = {{1, 2}, {0, 1}};
+     })},
+    {"kernel-dilation", {2, 3, 11, 10}, {5, 3, 3, 3}, with([](ConvOptions& o) {
+       o.kernel_dilation = {2, 3};
+     })},
+    {"negative-padding", {1, 2, 9, 9}, {3, 2, 3, 3}, with([](ConvOptions& o) {
+       o.padding = {{-1, 2}, {1, -2}};
+     })},
     {"grouped", {2, 6, 8, 8}, {9, 2, 3, 3}, with([](ConvOptions& o) { o.feature_group_size = 3; })},
-    {"depthwise", {2, 4, 8, 8}, {8, 1, 3, 3}, with([](ConvOptions& o) { o.feature_group_size = 4; o.padding = {{1, 1}, {1, 1}}; })},
+    {"depthwise", {2, 4, 8, 8}, {8, 1, 3, 3}, with([](ConvOptions& o) {
+       o.feature_group_size = 4;
+       o.padding = {{1, 1}, {1, 1}};
+     })},
     {"batch-groups", {6, 3, 7, 7}, {6, 3, 3, 3}, with([](ConvOptions& o) { o.batch_group_size = 3; })},
-    {"3d", {2, 2, 5, 6, 7}, {3, 2, 2, 3, 2},
-     with([](ConvOptions& o) { o.strides = {1, 2, 1}; o.padding = {{1, 0}, {0, 1}, {1, 1}}; })},
+    {"3d", {2, 2, 5, 6, 7}, {3, 2, 2, 3, 2}, with([](ConvOptions& o) {
+       o.strides = {1, 2, 1};
+       o.padding = {{1, 0}, {0, 1}, {1, 1}};
+     })},
     {"nhwc-hwio", {2, 9, 9, 3}, {3, 3, 3, 4}, with([](ConvOptions& o) {
        o.input_permutation = Axes{0, 3, 1, 2};
        o.kernel_permutation = Axes{3, 2, 0, 1};
@@ -76,8 +95,9 @@ TEST(ConvParity, SpecialValuesAndMixedDtypes) {
     expect_parity("conv:" + std::string(name(t)), [&](auto& in) { return conv(in[0], in[1], o); },
                   {test_data(t, {2, 2, 6, 6}, 303), test_data(t, {3, 2, 3, 3}, 304)});
   // An s32 input with an f32 kernel: cast on the device, computed in f32.
-  expect_parity("conv:f32", [&](auto& in) { return conv(in[0], in[1], o); },
-                {test_uniform(DType::s32, {2, 2, 5, 5}, 305, -5, 5), test_uniform(DType::f32, {3, 2, 3, 3}, 306, -1, 1)});
+  expect_parity(
+      "conv:f32", [&](auto& in) { return conv(in[0], in[1], o); },
+      {test_uniform(DType::s32, {2, 2, 5, 5}, 305, -5, 5), test_uniform(DType::f32, {3, 2, 3, 3}, 306, -1, 1)});
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ TEST(DotParity, EveryOrientationEveryDtype) {
       const Tensor a = is_float(t) ? test_uniform(t, c.a, 131, -2, 2) : test_uniform(t, c.a, 131, 0, 20);
       const Tensor b = is_float(t) ? test_uniform(t, c.b, 132, -2, 2) : test_uniform(t, c.b, 132, 0, 20);
       SCOPED_TRACE(c.name);
-      expect_parity("dot:" + std::string(name(t)),
-                    [&](auto& in) { return dot(in[0], c.ca, c.ba, in[1], c.cb, c.bb); }, {a, b});
+      expect_parity("dot:" + std::string(name(t)), [&](auto& in) { return dot(in[0], c.ca, c.ba, in[1], c.cb, c.bb); },
+                    {a, b});
     }
     expect_parity("dot:" + std::string(name(t)), [](auto& in) { return dot(in[0], in[1]); },
                   {test_data(t, {8, 16}, 133), test_data(t, {16, 8}, 134)});

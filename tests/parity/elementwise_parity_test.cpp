@@ -18,9 +18,15 @@ const Shape k_shapes[] = {{}, {0}, {1}, {7}, {3, 1, 5}, {2, 3, 4}, {1000}, {7000
 struct BroadcastCase {
   Shape a, b;
 };
-const BroadcastCase k_broadcasts[] = {
-    {{7}, {7}}, {{}, {7}}, {{7}, {}}, {{3, 1, 5}, {4, 5}}, {{2, 1}, {1, 3}}, {{0, 3}, {1, 3}}, {{5, 1, 1, 2}, {3, 1}},
-    {{257, 3}, {257, 1}}, {{1, 1, 1, 1, 1, 1, 1, 3}, {2, 1, 2, 1, 2, 1, 2, 1}}};
+const BroadcastCase k_broadcasts[] = {{{7}, {7}},
+                                      {{}, {7}},
+                                      {{7}, {}},
+                                      {{3, 1, 5}, {4, 5}},
+                                      {{2, 1}, {1, 3}},
+                                      {{0, 3}, {1, 3}},
+                                      {{5, 1, 1, 2}, {3, 1}},
+                                      {{257, 3}, {257, 1}},
+                                      {{1, 1, 1, 1, 1, 1, 1, 3}, {2, 1, 2, 1, 2, 1, 2, 1}}};
 
 bool accepts(bool is_int_class, bool is_test, DType t) {
   if (is_int_class) return !is_float(t);
@@ -57,8 +63,8 @@ TEST(ElementwiseParity, SinCosOfHugeArguments) {
   for (int e = 20; e <= 1023; ++e)
     for (double m : {1.0, 1.2345678901234567, 1.9999999999999998}) xs.push_back(std::ldexp(m, e));
   xs.push_back(std::numeric_limits<double>::max());
-  const Tensor x = from_data<double>(std::span<const double>(xs), Shape{static_cast<std::int64_t>(xs.size())},
-                                     reference_backend());
+  const Tensor x =
+      from_data<double>(std::span<const double>(xs), Shape{static_cast<std::int64_t>(xs.size())}, reference_backend());
   expect_parity("sin:f64", [](auto& in) { return sin(in[0]); }, {x});
   expect_parity("cos:f64", [](auto& in) { return cos(in[0]); }, {x});
   expect_parity("sin:f64", [](auto& in) { return sin(in[0]); }, {negate(x)});
@@ -87,8 +93,7 @@ TEST(ElementwiseParity, EveryBinaryOpEveryDtypeAndBroadcast) {
       if (!accepts(op.int_only, false, t)) continue;
       std::uint64_t seed = 100;
       for (const BroadcastCase& c : k_broadcasts) {
-        expect_parity(std::string(op.name) + ":" + std::string(name(t)),
-                      [&](auto& in) { return op.fn(in[0], in[1]); },
+        expect_parity(std::string(op.name) + ":" + std::string(name(t)), [&](auto& in) { return op.fn(in[0], in[1]); },
                       {test_data(t, c.a, seed), test_data(t, c.b, seed + 1)});
         seed += 2;
       }

@@ -85,13 +85,14 @@ TEST(IndexingParity, IndexedAddRepeatsAndOutOfRange) {
       expect_parity(cell("indexed_add", t), [](auto& in) { return indexed_add(in[0], in[1], in[2]); },
                     {test_data(t, {7, 3}, 41, false), random_indices(it, {3000, 1}, -1, 8, 42),
                      test_data(t, {3000, 3}, 43, false)});
-      expect_parity(cell("indexed_add", t), [](auto& in) { return indexed_add(in[0], in[1], in[2]); },
-                    {test_data(t, {4, 3, 2}, 44), random_indices(it, {5, 2, 2}, -1, 4, 45), test_data(t, {5, 2, 2}, 46)});
+      expect_parity(
+          cell("indexed_add", t), [](auto& in) { return indexed_add(in[0], in[1], in[2]); },
+          {test_data(t, {4, 3, 2}, 44), random_indices(it, {5, 2, 2}, -1, 4, 45), test_data(t, {5, 2, 2}, 46)});
       expect_parity(cell("indexed_add", t), [](auto& in) { return indexed_add(in[0], in[1], in[2]); },
                     {test_data(t, {4, 3}, 47), random_indices(it, {0, 1}, 0, 1, 48), test_data(t, {0, 3}, 49)});
-      expect_parity(cell("indexed_add", t), [](auto& in) { return indexed_add(in[0], in[1], in[2]); },
-                    {test_data(t, {2, 2, 1, 2, 1, 2, 2, 2}, 50), random_indices(it, {9, 8}, 0, 2, 51),
-                     test_data(t, {9}, 52)});
+      expect_parity(
+          cell("indexed_add", t), [](auto& in) { return indexed_add(in[0], in[1], in[2]); },
+          {test_data(t, {2, 2, 1, 2, 1, 2, 2, 2}, 50), random_indices(it, {9, 8}, 0, 2, 51), test_data(t, {9}, 52)});
     }
 }
 
@@ -112,11 +113,20 @@ TEST(IndexingParity, IndexedPutLastUpdateWins) {
 TEST(IndexingParity, PutSliceClampedAndRankEight) {
   NXV_REQUIRE_VULKAN();
   for (DType t : all_dtypes) {
-    expect_parity(cell("put_slice", t), [](auto& in) { return put_slice(in[0], {1, 7}, in[1]); },
+    expect_parity(cell("put_slice", t),
+                  [](auto& in) {
+                    return put_slice(in[0], {1, 7}, in[1]);
+                  },
                   {test_data(t, {4, 5}, 71), test_data(t, {2, 3}, 72)});
-    expect_parity(cell("put_slice", t), [](auto& in) { return put_slice(in[0], {0, 1, -3, 0, 1, 0, 5, 0}, in[1]); },
+    expect_parity(cell("put_slice", t),
+                  [](auto& in) {
+                    return put_slice(in[0], {0, 1, -3, 0, 1, 0, 5, 0}, in[1]);
+                  },
                   {test_data(t, {2, 3, 2, 1, 3, 2, 2, 2}, 73), test_data(t, {1, 2, 1, 1, 2, 2, 1, 2}, 74)});
-    expect_parity(cell("put_slice", t), [](auto& in) { return put_slice(in[0], {0, 0}, in[1]); },
+    expect_parity(cell("put_slice", t),
+                  [](auto& in) {
+                    return put_slice(in[0], {0, 0}, in[1]);
+                  },
                   {test_data(t, {3, 0}, 75), test_data(t, {1, 0}, 76)});
   }
 }
@@ -126,14 +136,16 @@ TEST(IndexingParity, SortAndArgsortStableOnTiesNaNAndZeros) {
   for (DType t : kValueTypes)
     for (bool desc : {false, true}) {
       const std::vector<Tensor> inputs[] = {
-          {test_data(t, {5, 37}, 81)},   // special values: NaN, +-inf, +-0, extremes
+          {test_data(t, {5, 37}, 81)},    // special values: NaN, +-inf, +-0, extremes
           {few_values(t, {3, 300}, 82)},  // many ties
           {test_data(t, {1}, 83)},
           {test_data(t, {0, 4}, 84)},
       };
       for (const auto& in : inputs) {
-        expect_parity(cell("sort", t), [desc](auto& x) { return sort(x[0], -1, desc); }, in);
-        expect_parity(cell("argsort", t), [desc](auto& x) { return argsort(x[0], -1, desc); }, in);
+        expect_parity(
+            cell("sort", t), [desc](auto& x) { return sort(x[0], -1, desc); }, in);
+        expect_parity(
+            cell("argsort", t), [desc](auto& x) { return argsort(x[0], -1, desc); }, in);
       }
       // a middle axis (moved last and back)
       expect_parity(cell("argsort", t), [desc](auto& x) { return argsort(x[0], 1, desc); },

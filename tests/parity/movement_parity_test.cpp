@@ -39,7 +39,10 @@ TEST(MovementParity, Broadcast) {
     const std::string cell = "broadcast:" + std::string(name(t));
     expect_parity(cell, [](auto& in) { return broadcast(in[0], {4, 3}); }, {test_data(t, {3}, 71)});
     expect_parity(cell, [](auto& in) { return broadcast(in[0], {3, 4}, Axes{0}); }, {test_data(t, {3}, 72)});
-    expect_parity(cell, [](auto& in) { return broadcast(in[0], {2, 3, 1, 4, 2, 3, 2, 2}, Axes{1, 3}); },
+    expect_parity(cell,
+                  [](auto& in) {
+                    return broadcast(in[0], {2, 3, 1, 4, 2, 3, 2, 2}, Axes{1, 3});
+                  },
                   {test_data(t, {3, 1}, 73)});
     expect_parity(cell, [](auto& in) { return broadcast(in[0], {5, 0}); }, {test_data(t, {1, 0}, 74)});
     expect_parity(cell, [](auto& in) { return broadcast(in[0], {1000, 70}); }, {test_data(t, {}, 75)});
@@ -52,10 +55,16 @@ TEST(MovementParity, SliceWithStrides) {
     const std::string cell = "slice:" + std::string(name(t));
     expect_parity(cell, [](auto& in) { return slice(in[0], {1, 2}, {3, 2}, Axes{2, 3}); }, {test_data(t, {7, 9}, 81)});
     expect_parity(cell, [](auto& in) { return slice(in[0], {0}, {0}); }, {test_data(t, {5}, 82)});
-    expect_parity(cell, [](auto& in) {
-      return slice(in[0], {1, 0, 0, 1, 0, 1, 1, 0}, {1, 2, 1, 2, 2, 1, 1, 2}, Axes{1, 2, 1, 2, 1, 1, 1, 1});
-    }, {test_data(t, shape_of_rank(8), 83)});
-    expect_parity(cell, [](auto& in) { return slice(in[0], {3, 5}, {100, 50}, Axes{2, 5}); },
+    expect_parity(
+        cell,
+        [](auto& in) {
+          return slice(in[0], {1, 0, 0, 1, 0, 1, 1, 0}, {1, 2, 1, 2, 2, 1, 1, 2}, Axes{1, 2, 1, 2, 1, 1, 1, 1});
+        },
+        {test_data(t, shape_of_rank(8), 83)});
+    expect_parity(cell,
+                  [](auto& in) {
+                    return slice(in[0], {3, 5}, {100, 50}, Axes{2, 5});
+                  },
                   {test_data(t, {300, 257}, 84)});
   }
 }
@@ -65,7 +74,11 @@ TEST(MovementParity, PadNegativeAndInterior) {
   for (DType t : all_dtypes) {
     const std::string cell = "pad:" + std::string(name(t));
     expect_parity(cell, [](auto& in) { return pad(in[0], 7, {{1, 2, 0}, {0, 3, 1}}); }, {test_data(t, {3, 4}, 91)});
-    expect_parity(cell, [](auto& in) { return pad(in[0], -1.5, {{-1, 2, 2}, {2, -3, 0}}); }, {test_data(t, {4, 5}, 92)});
+    expect_parity(cell,
+                  [](auto& in) {
+                    return pad(in[0], -1.5, {{-1, 2, 2}, {2, -3, 0}});
+                  },
+                  {test_data(t, {4, 5}, 92)});
     expect_parity(cell, [](auto& in) { return pad(in[0], 0, {{2, 2, 1}}); }, {test_data(t, {0}, 93)});
     expect_parity(cell, [](auto& in) { return pad(in[0], 1, {{1, 1, 0}}); }, {test_data(t, {1}, 94)});
     std::vector<PadConfig> cfg8;
@@ -97,7 +110,11 @@ TEST(MovementParity, ReverseAnyAxes) {
     const std::string cell = "reverse:" + std::string(name(t));
     expect_parity(cell, [](auto& in) { return reverse(in[0]); }, {test_data(t, {1001}, 111)});
     expect_parity(cell, [](auto& in) { return reverse(in[0], Axes{1}); }, {test_data(t, {3, 5, 2}, 112)});
-    expect_parity(cell, [](auto& in) { return reverse(in[0], Axes{0, 3, 5, 7}); }, {test_data(t, shape_of_rank(8), 113)});
+    expect_parity(cell,
+                  [](auto& in) {
+                    return reverse(in[0], Axes{0, 3, 5, 7});
+                  },
+                  {test_data(t, shape_of_rank(8), 113)});
   }
 }
 
@@ -108,7 +125,11 @@ TEST(MovementParity, ViewsShareStorage) {
   EXPECT_EQ(r.storage(), x.storage());
   EXPECT_EQ(r.shape(), (Shape{4, 6}));
   EXPECT_EQ(squeeze(expand_dims(x, 1)).storage(), x.storage());
-  expect_parity("reshape:f32", [](auto& in) { return transpose(reshape(in[0], {6, 4})); }, {test_data(DType::f32, {2, 3, 4}, 122)});
+  expect_parity("reshape:f32",
+                [](auto& in) {
+                  return transpose(reshape(in[0], {6, 4}));
+                },
+                {test_data(DType::f32, {2, 3, 4}, 122)});
 }
 
 }  // namespace

@@ -12,11 +12,12 @@ struct ReduceOp {
   const char* name;
   ReduceFnPtr fn;
 };
-const ReduceOp k_reduces[] = {{"sum", sum},   {"product", product}, {"reduce_max", reduce_max},
-                              {"reduce_min", reduce_min}, {"all", all}, {"any", any}, {"mean", mean}};
+const ReduceOp k_reduces[] = {
+    {"sum", sum}, {"product", product}, {"reduce_max", reduce_max}, {"reduce_min", reduce_min}, {"all", all},
+    {"any", any}, {"mean", mean}};
 
-const std::vector<OptAxes> k_axes_sets = {std::nullopt, Axes{0}, Axes{1}, Axes{2}, Axes{0, 2}, Axes{-1, 0},
-                                          Axes{0, 1, 2}, Axes{}};
+const std::vector<OptAxes> k_axes_sets = {std::nullopt, Axes{0},     Axes{1},       Axes{2},
+                                          Axes{0, 2},   Axes{-1, 0}, Axes{0, 1, 2}, Axes{}};
 
 TEST(ReduceParity, EveryReductionEveryDtypeEveryAxisSet) {
   NXV_REQUIRE_VULKAN();
@@ -48,23 +49,23 @@ TEST(ReduceParity, LongReductionsUseTheChunkedOrder) {
     expect_parity("reduce_max:" + std::string(name(t)), [](auto& in) { return reduce_max(in[0]); },
                   {test_data(t, {70001}, 44)});
   }
-  expect_parity("sum:f32", [](auto& in) { return sum(in[0]); }, {test_uniform(DType::f32, {16384 * 300 + 7}, 45, -1, 1)});
+  expect_parity("sum:f32", [](auto& in) { return sum(in[0]); },
+                {test_uniform(DType::f32, {16384 * 300 + 7}, 45, -1, 1)});
 }
 
 TEST(ReduceParity, ArgmaxArgminTiesAndNaN) {
   NXV_REQUIRE_VULKAN();
   for (DType t : all_dtypes) {
     const std::string sfx = ":" + std::string(name(t));
-    for (std::optional<int> axis : {std::optional<int>{}, std::optional<int>{0}, std::optional<int>{1},
-                                    std::optional<int>{-1}}) {
+    for (std::optional<int> axis :
+         {std::optional<int>{}, std::optional<int>{0}, std::optional<int>{1}, std::optional<int>{-1}}) {
       for (bool keep : {false, true}) {
         expect_parity("argmax" + sfx, [&](auto& in) { return argmax(in[0], axis, keep); }, {test_data(t, {4, 9}, 51)});
         expect_parity("argmin" + sfx, [&](auto& in) { return argmin(in[0], axis, keep); }, {test_data(t, {4, 9}, 52)});
       }
     }
     // Few distinct values: many ties.
-    expect_parity("argmax" + sfx, [](auto& in) { return argmax(in[0], 1); },
-                  {test_uniform(t, {16, 300}, 53, 0, 3)});
+    expect_parity("argmax" + sfx, [](auto& in) { return argmax(in[0], 1); }, {test_uniform(t, {16, 300}, 53, 0, 3)});
     expect_parity("argmin" + sfx, [](auto& in) { return argmin(in[0]); }, {test_uniform(t, {20000}, 54, 0, 3)});
   }
 }

@@ -20,18 +20,29 @@ WindowOptions with(auto&& set) {
 }
 
 const WindowCase k_cases[] = {
-    {"pool-2x2", {2, 3, 8, 8}, {1, 1, 2, 2}, with([](WindowOptions& o) { o.strides = {1, 1, 2, 2}; })},
-    {"pool-odd", {2, 3, 7, 9}, {1, 1, 2, 2}, with([](WindowOptions& o) { o.strides = {1, 1, 2, 2}; })},
-    {"overlap-3x3-same", {2, 2, 6, 7}, {1, 1, 3, 3},
-     with([](WindowOptions& o) { o.padding = {{0, 0}, {0, 0}, {1, 1}, {1, 1}}; })},
+    {"pool-2x2", {2, 3, 8, 8}, {1, 1, 2, 2}, with([](WindowOptions& o) {
+       o.strides = {1, 1, 2, 2};
+     })},
+    {"pool-odd", {2, 3, 7, 9}, {1, 1, 2, 2}, with([](WindowOptions& o) {
+       o.strides = {1, 1, 2, 2};
+     })},
+    {"overlap-3x3-same", {2, 2, 6, 7}, {1, 1, 3, 3}, with([](WindowOptions& o) {
+       o.padding = {{0, 0}, {0, 0}, {1, 1}, {1, 1}};
+     })},
     {"strided-padded-dilated", {2, 2, 9, 8}, {1, 1, 2, 3}, with([](WindowOptions& o) {
        o.strides = {1, 1, 2, 1};
        o.padding = {{0, 0}, {0, 0}, {1, 0}, {2, 1}};
        o.window_dilations = {1, 1, 2, 2};
      })},
-    {"every-axis", {4, 3, 5, 5}, {2, 1, 3, 3}, with([](WindowOptions& o) { o.strides = {2, 1, 1, 2}; })},
-    {"pool-3d", {2, 2, 4, 4, 4}, {1, 1, 2, 2, 2}, with([](WindowOptions& o) { o.strides = {1, 1, 2, 2, 2}; })},
-    {"vector", {11}, {3}, with([](WindowOptions& o) { o.padding = {{2, 2}}; })},
+    {"every-axis", {4, 3, 5, 5}, {2, 1, 3, 3}, with([](WindowOptions& o) {
+       o.strides = {2, 1, 1, 2};
+     })},
+    {"pool-3d", {2, 2, 4, 4, 4}, {1, 1, 2, 2, 2}, with([](WindowOptions& o) {
+       o.strides = {1, 1, 2, 2, 2};
+     })},
+    {"vector", {11}, {3}, with([](WindowOptions& o) {
+       o.padding = {{2, 2}};
+     })},
 };
 
 template <class F>
@@ -80,7 +91,8 @@ TEST(WindowParity, ScatterTiesGoToTheFirstElementOnBothBackends) {
       const Tensor source = is_float(t) ? test_uniform(t, source_shape.shape(), 404, -1, 1)
                                         : test_uniform(t, source_shape.shape(), 404, -9, 9);
       const Tensor init = scalar(0.25, t, reference_backend());
-      for (const Tensor& x : {max(random, 0.0), zeros(c.x, t, reference_backend()), full(c.x, 3.0, t, reference_backend())}) {
+      for (const Tensor& x :
+           {max(random, 0.0), zeros(c.x, t, reference_backend()), full(c.x, 3.0, t, reference_backend())}) {
         expect_parity("window_scatter_max:" + dt,
                       [&](auto& in) { return window_scatter_max(in[0], in[1], in[2], c.window, c.options); },
                       {as_type(x, t), source, init});

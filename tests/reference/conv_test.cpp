@@ -165,18 +165,18 @@ TEST(WindowReference, IntegerWindowsKeepTheirType) {
 TEST(WindowScatterReference, TiesGoToTheFirstElement) {
   WindowOptions o;
   o.strides = {1, 2};
-  const Tensor y = window_scatter_max(f({0, 0, 0, 0}, {1, 4}), f({1, 2}, {1, 2}), scalar(0.0, DType::f32, host()),
-                                      {1, 2}, o);
+  const Tensor y =
+      window_scatter_max(f({0, 0, 0, 0}, {1, 4}), f({1, 2}, {1, 2}), scalar(0.0, DType::f32, host()), {1, 2}, o);
   EXPECT_EQ(vals(y), (std::vector<float>{1, 0, 2, 0}));
-  const Tensor z = window_scatter_min(f({0, 0, 0, 0}, {1, 4}), f({1, 2}, {1, 2}), scalar(0.0, DType::f32, host()),
-                                      {1, 2}, o);
+  const Tensor z =
+      window_scatter_min(f({0, 0, 0, 0}, {1, 4}), f({1, 2}, {1, 2}), scalar(0.0, DType::f32, host()), {1, 2}, o);
   EXPECT_EQ(vals(z), (std::vector<float>{1, 0, 2, 0}));
 }
 
 TEST(WindowScatterReference, OverlappingWindowsAccumulateOnInit) {
   // Windows [1 3 2], [3 2 3], [2 3 1]: the first two select index 1 (the first 3), the last index 3.
-  const Tensor y = window_scatter_max(f({1, 3, 2, 3, 1}, {5}), f({10, 20, 30}, {3}),
-                                      scalar(0.5, DType::f32, host()), {3});
+  const Tensor y =
+      window_scatter_max(f({1, 3, 2, 3, 1}, {5}), f({10, 20, 30}, {3}), scalar(0.5, DType::f32, host()), {3});
   EXPECT_EQ(vals(y), (std::vector<float>{0.5, 30.5, 0.5, 30.5, 0.5}));
 }
 

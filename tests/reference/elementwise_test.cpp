@@ -94,11 +94,10 @@ TEST(ReferenceBinaryTest, LogicalAndOnPredInputs) {
 
 TEST(ReferenceUnary, NegateRankZeroAndMatrix) {
   const auto neg = UnaryAttrs{UnaryFn::negate};
-  EXPECT_EQ(values<float>(run(OpCode::unary, neg, {make<float>({2}, {})}, {{}, DType::f32})),
-            (std::vector<float>{-2}));
-  EXPECT_EQ(values<std::int32_t>(run(OpCode::unary, neg, {make<std::int32_t>({1, -2, 0, 4}, {2, 2})},
-                                     {{2, 2}, DType::s32})),
-            (std::vector<std::int32_t>{-1, 2, 0, -4}));
+  EXPECT_EQ(values<float>(run(OpCode::unary, neg, {make<float>({2}, {})}, {{}, DType::f32})), (std::vector<float>{-2}));
+  EXPECT_EQ(
+      values<std::int32_t>(run(OpCode::unary, neg, {make<std::int32_t>({1, -2, 0, 4}, {2, 2})}, {{2, 2}, DType::s32})),
+      (std::vector<std::int32_t>{-1, 2, 0, -4}));
 }
 
 TEST(ReferenceUnaryTest, IsNanGivesPred) {
@@ -125,8 +124,8 @@ TEST(ReferenceClip, BoundsBroadcastNaNPropagatesAndHighWinsWhenCrossed) {
   EXPECT_EQ(r[1], 0.5f);
   EXPECT_EQ(r[2], 1.0f);
   EXPECT_TRUE(std::isnan(r[3]));
-  auto crossed = run(OpCode::clip, {}, {make<std::int32_t>({-3, 5, 12}, {3}), make<std::int32_t>({10}, {}),
-                                         make<std::int32_t>({2}, {})},
+  auto crossed = run(OpCode::clip, {},
+                     {make<std::int32_t>({-3, 5, 12}, {3}), make<std::int32_t>({10}, {}), make<std::int32_t>({2}, {})},
                      {{3}, DType::s32});
   EXPECT_EQ(values<std::int32_t>(crossed), (std::vector<std::int32_t>{2, 2, 2}));
 }
@@ -142,10 +141,9 @@ TEST(ReferenceCast, FloatToIntTruncatesSaturatesAndMapsNaNToZero) {
             (std::vector<std::uint8_t>{255, 0, 2, 255, 0}));
   const double two63 = 9223372036854775808.0;
   EXPECT_EQ(values<std::int64_t>(cast_to(make<double>({1e19, -1e19, two63, -two63, 123.9}, {5}), DType::s64)),
-            (std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(),
-                                       std::numeric_limits<std::int64_t>::min(),
-                                       std::numeric_limits<std::int64_t>::max(),
-                                       std::numeric_limits<std::int64_t>::min(), 123}));
+            (std::vector<std::int64_t>{
+                std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min(),
+                std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min(), 123}));
 }
 
 TEST(ReferenceCast, IntToIntWraps) {

@@ -158,12 +158,12 @@ TEST(IndexingReference, ValidationErrorsNameTheOpAndTheExpectation) {
   };
   EXPECT_NE(message([&] { take(x, t<float>({1}, {1}), 0); }).find("take: indices must be s32 or s64"),
             std::string::npos);
-  EXPECT_NE(message([&] { indexed_add(x, t<std::int32_t>({1}, {1, 1}), zeros({2}, DType::f32, ref())); })
-                .find("indexed_add: updates f32[2] do not fit"),
+  EXPECT_NE(message([&] {
+              indexed_add(x, t<std::int32_t>({1}, {1, 1}), zeros({2}, DType::f32, ref()));
+            }).find("indexed_add: updates f32[2] do not fit"),
             std::string::npos);
   EXPECT_NE(message([&] { gather(x, t<std::int32_t>({1, 1, 1}, {1, 3})); }).find("expected 1 to 2"), std::string::npos);
-  EXPECT_NE(message([&] { put_slice(x, {0}, zeros({1, 1}, DType::f32, ref())); }).find("put_slice"),
-            std::string::npos);
+  EXPECT_NE(message([&] { put_slice(x, {0}, zeros({1, 1}, DType::f32, ref())); }).find("put_slice"), std::string::npos);
   EXPECT_NE(message([&] { top_k(x, 5); }).find("top_k: k = 5 is out of range"), std::string::npos);
   EXPECT_NE(message([&] { take(zeros({0}, DType::f32, ref()), t<std::int32_t>({0}, {1})); }).find("empty axis"),
             std::string::npos);

@@ -37,7 +37,8 @@ struct BenchRun {
 // Runs `nxv-bench ARGS` with stdout in DIR/stdout.txt and stderr in DIR/stderr.txt.
 inline BenchRun run_bench(const std::string& args, const fs::path& dir) {
   const fs::path out = dir / "stdout.txt";
-  const std::string cmd = bench_binary().string() + " " + args + " > " + out.string() + " 2> " + (dir / "stderr.txt").string();
+  const std::string cmd =
+      bench_binary().string() + " " + args + " > " + out.string() + " 2> " + (dir / "stderr.txt").string();
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out)};
 }

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "nxv/vulkan.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/ops.hpp"
+#include "nxv/vulkan.hpp"
 #include "support/parity.hpp"
 
 namespace nxv::testing {
@@ -24,7 +24,7 @@ struct NamedReduce {
   const char* name;
   ReduceFnPtr fn;
 };
-inline const NamedReduce k_reduces[] = {{"sum", sum},         {"product", product}, {"max", reduce_max},
+inline const NamedReduce k_reduces[] = {{"sum", sum},        {"product", product}, {"max", reduce_max},
                                         {"min", reduce_min}, {"all", all},         {"any", any}};
 
 // A producer for dtype t: arithmetic of the type (wrapping for integers), so that a reduction's input is

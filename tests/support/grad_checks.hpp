@@ -38,8 +38,8 @@ inline MultiFn scalarized(const MultiFn& fn) {
   return [fn](const std::vector<Tensor>& xs) { return weighted_sum(fn(xs)); };
 }
 
-inline ::testing::AssertionResult compare(const std::vector<double>& got, const std::vector<double>& want,
-                                          double rtol, double atol, const std::string& what) {
+inline ::testing::AssertionResult compare(const std::vector<double>& got, const std::vector<double>& want, double rtol,
+                                          double atol, const std::string& what) {
   std::ostringstream bad;
   int mismatches = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
@@ -77,8 +77,9 @@ inline ::testing::AssertionResult check_grads(const MultiFn& fn, const std::vect
       };
       numeric[j] = (at(tol.eps) - at(-tol.eps)) / (2 * tol.eps);
     }
-    const ::testing::AssertionResult r = detail::compare(detail::values_f64(analytic[k]), numeric, tol.rtol, tol.atol,
-                                                         "gradient of input " + std::to_string(k) + " vs finite differences");
+    const ::testing::AssertionResult r =
+        detail::compare(detail::values_f64(analytic[k]), numeric, tol.rtol, tol.atol,
+                        "gradient of input " + std::to_string(k) + " vs finite differences");
     if (!r) return r;
   }
   return ::testing::AssertionSuccess();
@@ -97,8 +98,8 @@ inline ::testing::AssertionResult grad_parity(const MultiFn& fn, const std::vect
   const auto [dev_value, dev_grads] = value_and_grad(loss)(on_dev);
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     if (&dev_grads[k].backend() != &backend)
-      return ::testing::AssertionFailure() << "gradient of input " << k << " came back on the "
-                                           << dev_grads[k].backend().name() << " backend";
+      return ::testing::AssertionFailure()
+             << "gradient of input " << k << " came back on the " << dev_grads[k].backend().name() << " backend";
     const ::testing::AssertionResult r =
         detail::compare(detail::values_f64(dev_grads[k]), detail::values_f64(ref_grads[k]), rtol, atol,
                         "gradient of input " + std::to_string(k) + " on " + std::string(backend.name()));

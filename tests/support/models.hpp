@@ -35,8 +35,8 @@ inline Tensor max_pool_2x2(const Tensor& x) {
 inline Tensor cross_entropy(const Tensor& logits, const Tensor& labels) {
   const Tensor shifted = logits - stop_gradient(reduce_max(logits, Axes{1}, true));
   const Tensor log_probs = shifted - log(sum(exp(shifted), Axes{1}, true));
-  const Tensor one_hot = as_type(equal(expand_dims(labels, 1), iota({1, 10}, 1, labels.dtype(), labels.backend())),
-                                 logits.dtype());
+  const Tensor one_hot =
+      as_type(equal(expand_dims(labels, 1), iota({1, 10}, 1, labels.dtype(), labels.backend())), logits.dtype());
   return negate(mean(sum(one_hot * log_probs, Axes{1})));
 }
 
@@ -74,7 +74,8 @@ struct Model {
 };
 
 inline const Model k_models[] = {
-    {"lenet", lenet_loss,
+    {"lenet",
+     lenet_loss,
      {{"conv1", {6, 1, 5, 5}}, {"conv2", {16, 6, 5, 5}}, {"fc1", {400, 120}}, {"fc2", {120, 84}}, {"fc3", {84, 10}}}},
     {"strided", strided_loss, {{"conv1", {8, 1, 3, 3}}, {"conv2", {16, 8, 3, 3}}, {"fc1", {784, 10}}}},
     {"mlp", mlp_loss, {{"fc1", {784, 128}}, {"fc2", {128, 10}}}},
@@ -91,8 +92,8 @@ inline Params make_params(const Model& m, DType dtype) {
     const bool is_conv = shape.size() == 4;
     const std::int64_t fan_in = is_conv ? shape[1] * shape[2] * shape[3] : shape[0];
     const std::int64_t outputs = is_conv ? shape[0] : shape[1];
-    p[layer + ".w"] = normal(key(seed++), shape, dtype, 0.0, std::sqrt(2.0 / static_cast<double>(fan_in)),
-                             reference_backend());
+    p[layer + ".w"] =
+        normal(key(seed++), shape, dtype, 0.0, std::sqrt(2.0 / static_cast<double>(fan_in)), reference_backend());
     p[layer + ".b"] = normal(key(seed++), {outputs}, dtype, 0.0, 0.01, reference_backend());
   }
   return p;

@@ -18,9 +18,9 @@ namespace nxv::testing {
 using OpFn = std::function<Tensor(const std::vector<Tensor>&)>;
 
 // Skips the calling test when there is no Vulkan device (CI always has lavapipe, so nothing is skipped there).
-#define NXV_REQUIRE_VULKAN()                                                    \
-  do {                                                                          \
-    if (!::nxv::vulkan::available()) GTEST_SKIP() << "no Vulkan device";        \
+#define NXV_REQUIRE_VULKAN()                                             \
+  do {                                                                   \
+    if (!::nxv::vulkan::available()) GTEST_SKIP() << "no Vulkan device"; \
   } while (0)
 
 // Records "op:dtype" cells covered by parity checks, for the suite's summary line.

@@ -55,11 +55,16 @@ std::string compare_exact(const Tensor& expected, const Tensor& actual) {
   const std::int64_t n = expected.size();
   switch (expected.dtype()) {
     case DType::pred:
-    case DType::u8: return mismatch<std::uint8_t>(e, a, n);
-    case DType::s32: return mismatch<std::int32_t>(e, a, n);
-    case DType::s64: return mismatch<std::int64_t>(e, a, n);
-    case DType::f32: return mismatch<float>(e, a, n);
-    case DType::f64: return mismatch<double>(e, a, n);
+    case DType::u8:
+      return mismatch<std::uint8_t>(e, a, n);
+    case DType::s32:
+      return mismatch<std::int32_t>(e, a, n);
+    case DType::s64:
+      return mismatch<std::int64_t>(e, a, n);
+    case DType::f32:
+      return mismatch<float>(e, a, n);
+    case DType::f64:
+      return mismatch<double>(e, a, n);
   }
   return "unknown dtype";
 }
@@ -115,11 +120,38 @@ namespace {
 template <class T>
 std::vector<T> float_pool() {
   using L = std::numeric_limits<T>;
-  return {T(0),          -T(0),          T(1),          T(-1),        T(0.5),      T(-0.5),      T(2.5),
-          T(-2.5),       T(3),           T(1e-3),       T(100),       T(-100),     T(1e30),      T(-1e30),
-          L::infinity(), -L::infinity(), L::quiet_NaN(), L::min(),    -L::min(),   L::max(),     L::lowest(),
-          L::denorm_min(), -L::denorm_min(), T(88.75),  T(-103.5),    T(709.5),    T(-745.5),    T(3.14159265358979),
-          T(1e-8),       T(20),          T(-20),        T(0.1)};
+  return {T(0),
+          -T(0),
+          T(1),
+          T(-1),
+          T(0.5),
+          T(-0.5),
+          T(2.5),
+          T(-2.5),
+          T(3),
+          T(1e-3),
+          T(100),
+          T(-100),
+          T(1e30),
+          T(-1e30),
+          L::infinity(),
+          -L::infinity(),
+          L::quiet_NaN(),
+          L::min(),
+          -L::min(),
+          L::max(),
+          L::lowest(),
+          L::denorm_min(),
+          -L::denorm_min(),
+          T(88.75),
+          T(-103.5),
+          T(709.5),
+          T(-745.5),
+          T(3.14159265358979),
+          T(1e-8),
+          T(20),
+          T(-20),
+          T(0.1)};
 }
 
 template <class T>
@@ -134,8 +166,10 @@ Tensor fill(const Shape& shape, std::uint64_t seed, bool special, double lo, dou
   const std::int64_t n = num_elements(shape);
   std::vector<T> values(static_cast<std::size_t>(n));
   std::vector<T> pool;
-  if constexpr (std::is_floating_point_v<T>) pool = float_pool<T>();
-  else pool = int_pool<T>();
+  if constexpr (std::is_floating_point_v<T>)
+    pool = float_pool<T>();
+  else
+    pool = int_pool<T>();
   for (std::int64_t i = 0; i < n; ++i) {
     if (special && i < static_cast<std::int64_t>(pool.size()) * 2 && (rng() % 2 == 0)) {
       values[i] = pool[rng() % pool.size()];
@@ -152,24 +186,36 @@ Tensor fill(const Shape& shape, std::uint64_t seed, bool special, double lo, dou
 
 Tensor test_data(DType dtype, const Shape& shape, std::uint64_t seed, bool special) {
   switch (dtype) {
-    case DType::pred: return not_equal(fill<std::uint8_t>(shape, seed, false, 0, 2), 0);
-    case DType::u8: return fill<std::uint8_t>(shape, seed, special, 0, 256);
-    case DType::s32: return fill<std::int32_t>(shape, seed, special, -1000, 1000);
-    case DType::s64: return fill<std::int64_t>(shape, seed, special, -100000, 100000);
-    case DType::f32: return fill<float>(shape, seed, special, -10, 10);
-    case DType::f64: return fill<double>(shape, seed, special, -10, 10);
+    case DType::pred:
+      return not_equal(fill<std::uint8_t>(shape, seed, false, 0, 2), 0);
+    case DType::u8:
+      return fill<std::uint8_t>(shape, seed, special, 0, 256);
+    case DType::s32:
+      return fill<std::int32_t>(shape, seed, special, -1000, 1000);
+    case DType::s64:
+      return fill<std::int64_t>(shape, seed, special, -100000, 100000);
+    case DType::f32:
+      return fill<float>(shape, seed, special, -10, 10);
+    case DType::f64:
+      return fill<double>(shape, seed, special, -10, 10);
   }
   return {};
 }
 
 Tensor test_uniform(DType dtype, const Shape& shape, std::uint64_t seed, double low, double high) {
   switch (dtype) {
-    case DType::f32: return fill<float>(shape, seed, false, low, high);
-    case DType::f64: return fill<double>(shape, seed, false, low, high);
-    case DType::s32: return fill<std::int32_t>(shape, seed, false, low, high);
-    case DType::s64: return fill<std::int64_t>(shape, seed, false, low, high);
-    case DType::u8: return fill<std::uint8_t>(shape, seed, false, low, high);
-    case DType::pred: return test_data(dtype, shape, seed, false);
+    case DType::f32:
+      return fill<float>(shape, seed, false, low, high);
+    case DType::f64:
+      return fill<double>(shape, seed, false, low, high);
+    case DType::s32:
+      return fill<std::int32_t>(shape, seed, false, low, high);
+    case DType::s64:
+      return fill<std::int64_t>(shape, seed, false, low, high);
+    case DType::u8:
+      return fill<std::uint8_t>(shape, seed, false, low, high);
+    case DType::pred:
+      return test_data(dtype, shape, seed, false);
   }
   return {};
 }
@@ -180,8 +226,8 @@ class ParitySummary : public ::testing::EmptyTestEventListener {
   void OnTestProgramEnd(const ::testing::UnitTest&) override {
     std::uint64_t total = 0;
     for (const auto& [name, n] : fallback::totals()) total += n;
-    std::cout << "[parity] " << parity_cells().size() << " op x dtype cells compared with the reference; "
-              << total << " host fallbacks in the whole run\n";
+    std::cout << "[parity] " << parity_cells().size() << " op x dtype cells compared with the reference; " << total
+              << " host fallbacks in the whole run\n";
   }
 };
 const bool registered = [] {

@@ -1,5 +1,5 @@
-// Helpers shared by the runtime tests: float buffers in and out, the test shaders (src/vulkan/kernels/probes/), and a guard
-// that restores the batch cap.
+// Helpers shared by the runtime tests: float buffers in and out, the test shaders (src/vulkan/kernels/probes/), and a
+// guard that restores the batch cap.
 #pragma once
 #include <gtest/gtest.h>
 

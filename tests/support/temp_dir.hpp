@@ -49,7 +49,8 @@ void expect_error(Body&& body, std::initializer_list<std::string> parts) {
     ADD_FAILURE() << "expected an nxv::Error mentioning \"" << *parts.begin() << "\", got none";
   } catch (const nxv::Error& e) {
     const std::string message = e.what();
-    for (const auto& p : parts) EXPECT_NE(message.find(p), std::string::npos) << "\"" << p << "\" missing from: " << message;
+    for (const auto& p : parts)
+      EXPECT_NE(message.find(p), std::string::npos) << "\"" << p << "\" missing from: " << message;
   }
 }
 

@@ -7,9 +7,9 @@
 #include "nxv/defn.hpp"
 #include "nxv/ops.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/env.hpp"
 #include "trace/compiler.hpp"
 #include "trace/graph.hpp"
-#include "support/env.hpp"
 
 namespace nxv {
 namespace {

@@ -44,15 +44,22 @@ TEST(Trace, CapturedTensorsBecomeConstants) {
 }
 
 TEST(Trace, HostDataCreatedOnTheTracerIsAConstant) {
-  const TracedFunction f = trace([](const Tensor& x) {
-    return x + tensor<float>({1, 2}, {2}, x.backend());  // x.backend() is the tracer
-  }, zeros({2}));
+  const TracedFunction f = trace(
+      [](const Tensor& x) {
+        return x + tensor<float>({1, 2}, {2}, x.backend());  // x.backend() is the tracer
+      },
+      zeros({2}));
   EXPECT_EQ(f.graph->nodes[1].kind, NodeKind::constant) << to_string(*f.graph);
 }
 
 TEST(Trace, ReadingValuesOfATracedTensorThrows) {
   try {
-    trace([](const Tensor& x) { (void)x.item(); return x; }, zeros({}));
+    trace(
+        [](const Tensor& x) {
+          (void)x.item();
+          return x;
+        },
+        zeros({}));
     FAIL() << "expected nxv::Error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("cannot read the values of a traced tensor"), std::string::npos) << e.what();
@@ -61,33 +68,42 @@ TEST(Trace, ReadingValuesOfATracedTensorThrows) {
 
 TEST(Trace, EscapedTracedTensorThrowsWhenUsedLater) {
   Tensor leaked;
-  trace([&](const Tensor& x) { leaked = x * 2.0; return x; }, zeros({2}));
+  trace(
+      [&](const Tensor& x) {
+        leaked = x * 2.0;
+        return x;
+      },
+      zeros({2}));
   EXPECT_THROW(leaked + 1.0, Error);
   EXPECT_THROW(leaked + zeros({2}), Error);
 }
 
 TEST(Trace, OuterTracedTensorsAreConstantsOfTheInnerTrace) {
   std::string inner_graph;
-  trace([&](const Tensor& y) {
-    const TracedFunction inner = trace([&](const Tensor& x) { return x * y; }, zeros({2}));
-    inner_graph = to_string(*inner.graph);
-    return y;
-  }, zeros({2}));
+  trace(
+      [&](const Tensor& y) {
+        const TracedFunction inner = trace([&](const Tensor& x) { return x * y; }, zeros({2}));
+        inner_graph = to_string(*inner.graph);
+        return y;
+      },
+      zeros({2}));
   EXPECT_NE(inner_graph.find("constant(traced by an enclosing trace)"), std::string::npos) << inner_graph;
   EXPECT_NE(inner_graph.find("binary(multiply) %0, %1"), std::string::npos) << inner_graph;
 }
 
 TEST(Trace, PrintsAttributesOfEveryOpFamily) {
-  const TracedFunction f = trace([](const Tensor& x) {
-    const Tensor t = transpose(x, Axes{1, 0});
-    const Tensor s = slice(t, {0, 0}, {2, 2}, Axes{1, 2});
-    const Tensor p = pad(s, 0.0, {{1, 0, 1}, {0, 0, 0}});
-    return dot(p, {0}, {}, t, {0}, {});
-  }, zeros({3, 4}));
+  const TracedFunction f = trace(
+      [](const Tensor& x) {
+        const Tensor t = transpose(x, Axes{1, 0});
+        const Tensor s = slice(t, {0, 0}, {2, 2}, Axes{1, 2});
+        const Tensor p = pad(s, 0.0, {{1, 0, 1}, {0, 0, 0}});
+        return dot(p, {0}, {}, t, {0}, {});
+      },
+      zeros({3, 4}));
   const std::string text = to_string(*f.graph);
-  for (const char* expected : {"transpose(axes=[1, 0])", "slice(starts=[0, 0], strides=[1, 2])",
-                               "pad(low=[1, 0], high=[0, 0], interior=[1, 0], value=0)",
-                               "dot(contract=[0]x[0], batch=[]x[])"})
+  for (const char* expected :
+       {"transpose(axes=[1, 0])", "slice(starts=[0, 0], strides=[1, 2])",
+        "pad(low=[1, 0], high=[0, 0], interior=[1, 0], value=0)", "dot(contract=[0]x[0], batch=[]x[])"})
     EXPECT_NE(text.find(expected), std::string::npos) << expected << " in\n" << text;
 }
 
@@ -117,9 +133,10 @@ TEST(TraceContainers, UnflattenRejectsTheWrongNumberOfLeaves) {
 
 TEST(TraceContainers, TracesFunctionsOfContainersReturningContainers) {
   const Params p{{"w", zeros({3, 2})}, {"b", zeros({2})}};
-  const TracedFunction f = trace([](const Params& p, const Tensor& x) {
-    return std::make_pair(dot(x, p.at("w")) + p.at("b"), std::vector<Tensor>{x});
-  }, p, zeros({4, 3}));
+  const TracedFunction f =
+      trace([](const Params& p,
+               const Tensor& x) { return std::make_pair(dot(x, p.at("w")) + p.at("b"), std::vector<Tensor>{x}); },
+            p, zeros({4, 3}));
   EXPECT_EQ(to_string(f.inputs), "({b: Tensor, w: Tensor}, Tensor)");
   EXPECT_EQ(to_string(f.outputs), "(Tensor, [Tensor])");
   EXPECT_EQ(f.graph->outputs[1], f.graph->parameters[2]) << "an input returned as is is its parameter node";

@@ -60,8 +60,8 @@ struct Context {
 void compare_with_peer(Context& c, const std::string& id, const std::string& what, const std::string& unit,
                        const Measurement& ours, const std::string& peer_id, double work, const std::string& peer_arm,
                        std::optional<Target> target = std::nullopt) {
-  c.peers.push_back(
-      {Row{id, what + ", vs PyTorch", unit, ours, std::nullopt, "ours / PyTorch's", target, ""}, peer_id, peer_arm, work});
+  c.peers.push_back({Row{id, what + ", vs PyTorch", unit, ours, std::nullopt, "ours / PyTorch's", target, ""}, peer_id,
+                     peer_arm, work});
 }
 
 // Per-dispatch cost inside a batch (independent ops, then a dependent chain: one barrier each), the host cost of
@@ -95,7 +95,8 @@ void dispatch_costs(Context& c) {
     return time_seconds([&] {
              for (int i = 0; i < n; ++i) y = y + z;
              vulkan::flush();
-           }) / n;
+           }) /
+           n;
   };
   auto round_trip = [&] {
     const Tensor y = x + z;
@@ -137,7 +138,8 @@ void dispatch_costs(Context& c) {
 // device-to-device copy; a full slice reaches it) at each size, in GB/s of bytes read + written.
 void bandwidth(Context& c) {
   {
-    const Tensor a = uniform(key(1), {4099}, DType::f32, -1, 1, c.gpu), b = uniform(key(2), {4099}, DType::f32, -1, 1, c.gpu);
+    const Tensor a = uniform(key(1), {4099}, DType::f32, -1, 1, c.gpu),
+                 b = uniform(key(2), {4099}, DType::f32, -1, 1, c.gpu);
     const Tensor ha = a.to_host(), hb = b.to_host();
     c.report.checks.push_back(check_same("f32 add (4099) vs reference", a + b, ha + hb, 0));
     c.report.checks.push_back(check_same("f32 sum (4099) vs reference", sum(a), sum(ha), 0));
@@ -147,26 +149,46 @@ void bandwidth(Context& c) {
     std::fprintf(stderr, "[kernels] add, sum and copy of %s f32 elements\n", pow2_name(n).c_str());
     const Tensor a = uniform(key(3), {n}, DType::f32, -1, 1, c.gpu), b = uniform(key(4), {n}, DType::f32, -1, 1, c.gpu);
     vulkan::flush();
-    const std::vector<Stats> s = alternate(
-        {{"copy", [&] { return time_seconds([&] { const Tensor y = slice(a, {0}, {n}); vulkan::flush(); }); }, 0, true},
-         {"add", [&] { return time_seconds([&] { const Tensor y = a + b; vulkan::flush(); }); }, 0, true},
-         {"sum", [&] { return time_seconds([&] { const Tensor y = sum(a); vulkan::flush(); }); }, 0, true}},
-        c.o.repeat, c.o.warmup_ms);
+    const std::vector<Stats> s = alternate({{"copy",
+                                             [&] {
+                                               return time_seconds([&] {
+                                                 const Tensor y = slice(a, {0}, {n});
+                                                 vulkan::flush();
+                                               });
+                                             },
+                                             0, true},
+                                            {"add",
+                                             [&] {
+                                               return time_seconds([&] {
+                                                 const Tensor y = a + b;
+                                                 vulkan::flush();
+                                               });
+                                             },
+                                             0, true},
+                                            {"sum",
+                                             [&] {
+                                               return time_seconds([&] {
+                                                 const Tensor y = sum(a);
+                                                 vulkan::flush();
+                                               });
+                                             },
+                                             0, true}},
+                                           c.o.repeat, c.o.warmup_ms);
     const double bytes = 4.0 * static_cast<double>(n) / 1e9;
     const Measurement copy = rate_in("copy", s[0], 2 * bytes), add = rate_in("add", s[1], 3 * bytes),
                       total = rate_in("sum", s[2], bytes);
     const std::string size = pow2_name(n), id = std::to_string(n);
     const bool big = n >= (std::int64_t{1} << 28);
-    c.report.rows.push_back(Row{"kernels.add." + id, "f32 add, " + size + " elements", "GB/s", add, copy,
-                                "add / copy", big ? std::optional<Target>(Target{">=", 0.9}) : std::nullopt, ""});
+    c.report.rows.push_back(Row{"kernels.add." + id, "f32 add, " + size + " elements", "GB/s", add, copy, "add / copy",
+                                big ? std::optional<Target>(Target{">=", 0.9}) : std::nullopt, ""});
     c.report.rows.push_back(Row{"kernels.sum." + id, "f32 sum, " + size + " elements", "GB/s", total, copy,
                                 "sum / copy", std::nullopt, ""});
     compare_with_peer(c, "kernels.add." + id + ".vs_torch", "f32 add, " + size + " elements", "GB/s", add, "add." + id,
-                 3 * bytes, "torch add");
-    compare_with_peer(c, "kernels.sum." + id + ".vs_torch", "f32 sum, " + size + " elements", "GB/s", total, "sum." + id,
-                 bytes, "torch sum", big ? std::optional<Target>(Target{">=", 1.0}) : std::nullopt);
+                      3 * bytes, "torch add");
+    compare_with_peer(c, "kernels.sum." + id + ".vs_torch", "f32 sum, " + size + " elements", "GB/s", total,
+                      "sum." + id, bytes, "torch sum", big ? std::optional<Target>(Target{">=", 1.0}) : std::nullopt);
     compare_with_peer(c, "kernels.copy." + id + ".vs_torch", "device-to-device copy, " + size + " f32", "GB/s", copy,
-                 "copy." + id, 2 * bytes, "torch clone");
+                      "copy." + id, 2 * bytes, "torch clone");
   }
 }
 
@@ -184,7 +206,8 @@ void gemm(Context& c) {
   if (variants.empty()) variants.push_back(std::nullopt);
   for (std::int64_t n : c.o.gemm) {
     std::fprintf(stderr, "[kernels] GEMM %lld^3, f32 and f64\n", static_cast<long long>(n));
-    const Tensor a32 = uniform(key(8), {n, n}, DType::f32, -1, 1, c.gpu), b32 = uniform(key(9), {n, n}, DType::f32, -1, 1, c.gpu);
+    const Tensor a32 = uniform(key(8), {n, n}, DType::f32, -1, 1, c.gpu),
+                 b32 = uniform(key(9), {n, n}, DType::f32, -1, 1, c.gpu);
     const Tensor a64 = as_type(a32, DType::f64), b64 = as_type(b32, DType::f64);
     vulkan::flush();
     std::vector<Arm> arms;
@@ -194,12 +217,17 @@ void gemm(Context& c) {
         const std::string suffix = variant ? std::string(".") + vulkan::kernels::dot_kernel_name(*variant) : "";
         const Tensor& a = dt == "f32" ? a32 : a64;
         const Tensor& b = dt == "f32" ? b32 : b64;
-        arms.push_back({dt + suffix, [&a, &b, variant] {
+        arms.push_back({dt + suffix,
+                        [&a, &b, variant] {
                           vulkan::kernels::force_dot_kernel(variant);
-                          const double t = time_seconds([&] { const Tensor y = dot(a, b); vulkan::flush(); });
+                          const double t = time_seconds([&] {
+                            const Tensor y = dot(a, b);
+                            vulkan::flush();
+                          });
                           vulkan::kernels::force_dot_kernel(std::nullopt);
                           return t;
-                        }, 0, true});
+                        },
+                        0, true});
         arm_dtypes.push_back(dt);
         arm_ids.push_back(dt + suffix);
       }
@@ -242,8 +270,9 @@ void conv_layer(Context& c, const ConvShape& sh) {
     const Params small{{"x", uniform(key(10), {2, 4, 8, 8}, DType::f32, -1, 1, c.gpu)},
                        {"w", uniform(key(11), {4, 4, 3, 3}, DType::f32, -1, 1, c.gpu)}};
     const Params host{{"x", small.at("x").to_host()}, {"w", small.at("w").to_host()}};
-    c.report.checks.push_back(check_same("conv 3x3 forward (2x4x8x8) vs reference", forward(small.at("x"), small.at("w")),
-                                         forward(host.at("x"), host.at("w")), 1e-6));
+    c.report.checks.push_back(check_same("conv 3x3 forward (2x4x8x8) vs reference",
+                                         forward(small.at("x"), small.at("w")), forward(host.at("x"), host.at("w")),
+                                         1e-6));
     const Params g = fwd_bwd(small), hg = fwd_bwd(host);
     c.report.checks.push_back(check_same("conv 3x3 input gradient vs reference", g.at("x"), hg.at("x"), 1e-6));
     c.report.checks.push_back(check_same("conv 3x3 kernel gradient vs reference", g.at("w"), hg.at("w"), 1e-6));
@@ -254,23 +283,38 @@ void conv_layer(Context& c, const ConvShape& sh) {
   const Params p{{"x", uniform(key(12), {sh.batch, sh.in, sh.size, sh.size}, DType::f32, -1, 1, c.gpu)},
                  {"w", uniform(key(13), {sh.out, sh.in, sh.kernel, sh.kernel}, DType::f32, -1, 1, c.gpu)}};
   vulkan::flush();
-  const std::vector<Stats> s = alternate(
-      {{"forward", [&] { return time_seconds([&] { const Tensor y = forward(p.at("x"), p.at("w")); vulkan::flush(); }); }, 0, true},
-       {"forward + backward", [&] { return time_seconds([&] { const Params g = fwd_bwd(p); vulkan::flush(); }); }, 0, true}},
-      c.o.repeat, c.o.warmup_ms);
-  const double fwd_tflop = 2.0 * static_cast<double>(sh.batch * sh.out * sh.size * sh.size * sh.in * sh.kernel * sh.kernel) / 1e12;
+  const std::vector<Stats> s = alternate({{"forward",
+                                           [&] {
+                                             return time_seconds([&] {
+                                               const Tensor y = forward(p.at("x"), p.at("w"));
+                                               vulkan::flush();
+                                             });
+                                           },
+                                           0, true},
+                                          {"forward + backward",
+                                           [&] {
+                                             return time_seconds([&] {
+                                               const Params g = fwd_bwd(p);
+                                               vulkan::flush();
+                                             });
+                                           },
+                                           0, true}},
+                                         c.o.repeat, c.o.warmup_ms);
+  const double fwd_tflop =
+      2.0 * static_cast<double>(sh.batch * sh.out * sh.size * sh.size * sh.in * sh.kernel * sh.kernel) / 1e12;
   const std::string what = "conv f32 " + std::to_string(sh.batch) + "x" + std::to_string(sh.in) + "x" +
                            std::to_string(sh.size) + "x" + std::to_string(sh.size) + ", " + std::to_string(sh.in) +
                            "->" + std::to_string(sh.out) + " " + std::to_string(sh.kernel) + "x" +
                            std::to_string(sh.kernel) + " same";
   const Measurement f = rate_in("forward", s[0], fwd_tflop), fb = rate_in("forward + backward", s[1], 3 * fwd_tflop);
-  c.report.rows.push_back(Row{"kernels.conv.forward", what + ", forward", "TFLOP/s", f, std::nullopt, "", std::nullopt, ""});
+  c.report.rows.push_back(
+      Row{"kernels.conv.forward", what + ", forward", "TFLOP/s", f, std::nullopt, "", std::nullopt, ""});
   c.report.rows.push_back(Row{"kernels.conv.forward_backward", what + ", forward + backward", "TFLOP/s", fb,
                               std::nullopt, "", std::nullopt, ""});
   compare_with_peer(c, "kernels.conv.forward.vs_torch", what + ", forward", "TFLOP/s", f, "conv.forward", fwd_tflop,
-               "cuDNN (torch)");
+                    "cuDNN (torch)");
   compare_with_peer(c, "kernels.conv.forward_backward.vs_torch", what + ", forward + backward", "TFLOP/s", fb,
-               "conv.forward_backward", 3 * fwd_tflop, "cuDNN (torch)");
+                    "conv.forward_backward", 3 * fwd_tflop, "cuDNN (torch)");
 }
 
 // Cold start (a fresh process with an empty NXV_CACHE_DIR) against warm start (a second process on the cache the
@@ -287,12 +331,11 @@ void cold_start(Context& c) {
       last_cache = root / ("cache-" + std::to_string(runs++));
       fs::create_directories(last_cache);
     }
-    const ChildResult r = run_child(
-        {self_executable(), "--first-step-child", model, "--batch", std::to_string(batch)},
-        {{"NXV_CACHE_DIR", last_cache.string()},
-         {"XDG_CACHE_HOME", (root / "xdg").string()},
-         {"__GL_SHADER_DISK_CACHE", "0"},
-         {"MESA_SHADER_CACHE_DISABLE", "true"}});
+    const ChildResult r = run_child({self_executable(), "--first-step-child", model, "--batch", std::to_string(batch)},
+                                    {{"NXV_CACHE_DIR", last_cache.string()},
+                                     {"XDG_CACHE_HOME", (root / "xdg").string()},
+                                     {"__GL_SHADER_DISK_CACHE", "0"},
+                                     {"MESA_SHADER_CACHE_DISABLE", "true"}});
     NXV_CHECK(r.exit_code == 0, "nxv-bench", "the first-step child process exited with ", r.exit_code, ": ", r.output);
     if (cold) {
       cached_files = 0;
@@ -311,12 +354,11 @@ void cold_start(Context& c) {
     warm.push_back(child(false));
   }
   const std::vector<Stats> s{summarize(cold), summarize(warm)};
-  c.report.rows.push_back(Row{"kernels.cold_start", "process start to the first " + model + " b" +
-                                  std::to_string(batch) + " f32 step's loss",
-                              "ms", time_in("warm (same NXV_CACHE_DIR)", s[1], 1e3),
-                              time_in("cold (empty NXV_CACHE_DIR)", s[0], 1e3), "warm / cold", Target{"<=", 1.0 / 3.0},
-                              "driver disk caches off; " + std::to_string(cached_files) +
-                                  " files in NXV_CACHE_DIR after a cold run"});
+  c.report.rows.push_back(Row{
+      "kernels.cold_start", "process start to the first " + model + " b" + std::to_string(batch) + " f32 step's loss",
+      "ms", time_in("warm (same NXV_CACHE_DIR)", s[1], 1e3), time_in("cold (empty NXV_CACHE_DIR)", s[0], 1e3),
+      "warm / cold", Target{"<=", 1.0 / 3.0},
+      "driver disk caches off; " + std::to_string(cached_files) + " files in NXV_CACHE_DIR after a cold run"});
 }
 
 }  // namespace
@@ -345,12 +387,12 @@ SuiteReport run_kernels_suite(const Options& o) {
   fs::create_directories(dir);
   vulkan::release_cached_memory();  // leave the device memory to PyTorch
   std::fprintf(stderr, "[kernels] torch_step.py --suite kernels\n");
-  const PeerRun peer = run_peer(
-      o,
-      {"--suite", "kernels", "--json", (dir / "torch.json").string(), "--elements", join(o.elements), "--gemm",
-       join(o.gemm), "--conv", join({conv.batch, conv.in, conv.out, conv.size, conv.kernel}), "--repeat",
-       std::to_string(o.repeat), "--warmup-ms", std::to_string(static_cast<int>(o.warmup_ms))},
-      dir / "torch.json");
+  const PeerRun peer =
+      run_peer(o,
+               {"--suite", "kernels", "--json", (dir / "torch.json").string(), "--elements", join(o.elements), "--gemm",
+                join(o.gemm), "--conv", join({conv.batch, conv.in, conv.out, conv.size, conv.kernel}), "--repeat",
+                std::to_string(o.repeat), "--warmup-ms", std::to_string(static_cast<int>(o.warmup_ms))},
+               dir / "torch.json");
   if (!peer.available) {
     report.notes.push_back("PyTorch rows " + peer.status + (peer.detail.empty() ? "" : " (" + peer.detail + ")"));
     if (peer.status.rfind("failed", 0) == 0) report.status = peer.status;

@@ -43,10 +43,20 @@ PeerRun run_peer(const Options& o, const std::vector<std::string>& args, const s
   run.exit_code = child.exit_code;
   run.output = trimmed(child.output);
   switch (child.exit_code) {
-    case 0: break;
-    case 127: run.status = "skipped: no torch"; run.detail = "no python3: " + run.output; return run;
-    case 77: run.status = "skipped: no torch"; run.detail = run.output; return run;
-    case 76: run.status = "skipped: no CUDA device"; run.detail = run.output; return run;
+    case 0:
+      break;
+    case 127:
+      run.status = "skipped: no torch";
+      run.detail = "no python3: " + run.output;
+      return run;
+    case 77:
+      run.status = "skipped: no torch";
+      run.detail = run.output;
+      return run;
+    case 76:
+      run.status = "skipped: no CUDA device";
+      run.detail = run.output;
+      return run;
     default:
       run.status = "failed: torch_step.py exited with " + std::to_string(child.exit_code);
       run.detail = run.output;
@@ -62,8 +72,8 @@ PeerRun run_peer(const Options& o, const std::vector<std::string>& args, const s
     const io::json::Value* device = root.find("device");
     run.detail = "torch " + (torch ? torch->text : std::string("?")) + " on " + (device ? device->text : "?");
     const io::json::Value* series = root.find("series");
-    NXV_CHECK(series != nullptr && series->kind == io::json::Value::Kind::array, "nxv-bench",
-              json_file.string(), " has no \"series\" array");
+    NXV_CHECK(series != nullptr && series->kind == io::json::Value::Kind::array, "nxv-bench", json_file.string(),
+              " has no \"series\" array");
     for (const io::json::Value& s : series->items) {
       PeerSeries p;
       const io::json::Value* id = s.find("id");

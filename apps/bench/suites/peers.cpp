@@ -1,7 +1,7 @@
 // Suite `peers`: our Vulkan training step (jitted op by op, and with the fusion compiler) against the same step in
-// PyTorch (eager and torch.compile(mode="reduce-overhead")) on the same GPU, in the same device call. For every model and batch
-// size (f32), nxv-bench times its own arm, exports the initial parameters and the batch as safetensors, then runs
-// bench/peers/torch_step.py once over all of them and merges its samples. PyTorch's first-step loss must equal
+// PyTorch (eager and torch.compile(mode="reduce-overhead")) on the same GPU, in the same device call. For every model
+// and batch size (f32), nxv-bench times its own arm, exports the initial parameters and the batch as safetensors, then
+// runs bench/peers/torch_step.py once over all of them and merges its samples. PyTorch's first-step loss must equal
 // ours within 1e-4 relative. Without python3 or torch the suite reports "skipped: no torch".
 #include <cstdio>
 #include <filesystem>
@@ -108,8 +108,8 @@ SuiteReport run_peers_suite(const Options& o) {
                                         s.fused_first_loss, s.first_loss, 0.0));
     report.checks.push_back(check_close(s.setup.label() + ": first-step loss, compiled without replay vs op by op",
                                         s.unreplayed_first_loss, s.first_loss, 0.0));
-    report.rows.push_back({"peers." + s.setup.id() + ".fusion", s.setup.label() + ": training step", "ms", fused,
-                           ours, "compiled / op by op", Target{"<=", small ? 1 / 1.5 : 1.0}, ""});
+    report.rows.push_back({"peers." + s.setup.id() + ".fusion", s.setup.label() + ": training step", "ms", fused, ours,
+                           "compiled / op by op", Target{"<=", small ? 1 / 1.5 : 1.0}, ""});
     report.rows.push_back({"peers." + s.setup.id() + ".replay", s.setup.label() + ": training step", "ms", fused,
                            unreplayed, "compiled (replay where it pays) / recording each call", std::nullopt, ""});
     for (const auto& [arm, label, bound] :
@@ -123,23 +123,36 @@ SuiteReport run_peers_suite(const Options& o) {
                                           theirs->first_loss, s.first_loss, 1e-4));
       const Measurement peer_time = time_in(label, summarize(theirs->samples), 1e3);
       // Issue 6: batch 32, f32, MLP and LeNet: <= 0.5x PyTorch eager's time and not slower than torch.compile.
-      Row row{"peers." + s.setup.id() + "." + arm, s.setup.label() + ": training step", "ms", ours, peer_time,
-              "our time / PyTorch's", std::nullopt, ""};
+      Row row{"peers." + s.setup.id() + "." + arm,
+              s.setup.label() + ": training step",
+              "ms",
+              ours,
+              peer_time,
+              "our time / PyTorch's",
+              std::nullopt,
+              ""};
       if (small) row.target = Target{"<=", bound};
       report.rows.push_back(std::move(row));
       // Issue 7: the compiled LeNet step at batch 32 <= 0.5x torch.compile's time.
-      Row compiled_row{"peers." + s.setup.id() + ".fusion." + arm, s.setup.label() + ": training step", "ms", fused,
-                       peer_time, "our time / PyTorch's", std::nullopt, ""};
+      Row compiled_row{"peers." + s.setup.id() + ".fusion." + arm,
+                       s.setup.label() + ": training step",
+                       "ms",
+                       fused,
+                       peer_time,
+                       "our time / PyTorch's",
+                       std::nullopt,
+                       ""};
       const bool lenet_vs_compiled = s.setup.model == "lenet" && arm == std::string("compiled");
       if (small) compiled_row.target = Target{"<=", lenet_vs_compiled ? 0.5 : bound};
       report.rows.push_back(std::move(compiled_row));
     }
   }
-  report.notes.push_back("Our arms (the step jitted with the evaluator, op by op, with the fusion compiler, and "
-                         "with the fusion compiler recording every call instead of replaying, alternately) are timed "
-                         "first, then torch_step.py (warm-up, then eager and compiled "
-                         "alternately) in a child process; TF32 off; SGD lr " + format_number(o.lr) +
-                         ", loss .item() each step.");
+  report.notes.push_back(
+      "Our arms (the step jitted with the evaluator, op by op, with the fusion compiler, and "
+      "with the fusion compiler recording every call instead of replaying, alternately) are timed "
+      "first, then torch_step.py (warm-up, then eager and compiled "
+      "alternately) in a child process; TF32 off; SGD lr " +
+      format_number(o.lr) + ", loss .item() each step.");
   return report;
 }
 

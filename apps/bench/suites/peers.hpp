@@ -9,7 +9,7 @@
 namespace nxv::bench {
 
 struct PeerSeries {
-  std::string id;  // "lenet.b32.f32.eager", "add.268435456", "gemm.f32.4096", ...
+  std::string id;               // "lenet.b32.f32.eager", "add.268435456", "gemm.f32.4096", ...
   std::vector<double> samples;  // seconds
   double first_loss = 0;        // training steps only
 };

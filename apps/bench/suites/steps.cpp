@@ -1,14 +1,12 @@
 #include "bench/suites/steps.hpp"
 
-#include "nxv/vulkan.hpp"
 #include "nxv/grad.hpp"
+#include "nxv/vulkan.hpp"
 #include "train/models.hpp"
 
 namespace nxv::bench {
 
-std::string StepSetup::label() const {
-  return model + " b" + std::to_string(batch) + " " + std::string(name(dtype));
-}
+std::string StepSetup::label() const { return model + " b" + std::to_string(batch) + " " + std::string(name(dtype)); }
 std::string StepSetup::id() const { return model + ".b" + std::to_string(batch) + "." + std::string(name(dtype)); }
 
 StepData make_step_data(const StepSetup& s, double lr) {
@@ -32,15 +30,20 @@ Trainer::Trainer(const StepSetup& setup, const StepData& data, Backend& backend,
   const nn::Sequential model = train::make_model(setup.model);
   const nn::Optimizer optimizer = nn::sgd();
   state_ = optimizer.init(params_);
-  step_fn_ = jit([model, optimizer](const Params& params, const Params& state, const Tensor& x, const Tensor& labels,
-                                    const Tensor& lr) {
-    auto loss = [&model](const Params& p, const Tensor& x, const Tensor& labels) {
-      return nn::softmax_cross_entropy(model.apply(p, x, {.training = true}), labels);
-    };
-    auto [value, grads] = value_and_grad(loss)(params, x, labels);
-    auto [new_params, new_state] = optimizer.update(params, grads, state, lr);
-    return std::make_tuple(value, new_params, new_state);
-  }, {.compiler = jit_with == Jit::evaluator ? evaluator() : vulkan::compiler({.replay = jit_with == Jit::fusion_compiler ? vulkan::Replay::automatic : vulkan::Replay::never})});
+  step_fn_ = jit(
+      [model, optimizer](const Params& params, const Params& state, const Tensor& x, const Tensor& labels,
+                         const Tensor& lr) {
+        auto loss = [&model](const Params& p, const Tensor& x, const Tensor& labels) {
+          return nn::softmax_cross_entropy(model.apply(p, x, {.training = true}), labels);
+        };
+        auto [value, grads] = value_and_grad(loss)(params, x, labels);
+        auto [new_params, new_state] = optimizer.update(params, grads, state, lr);
+        return std::make_tuple(value, new_params, new_state);
+      },
+      {.compiler = jit_with == Jit::evaluator
+                       ? evaluator()
+                       : vulkan::compiler({.replay = jit_with == Jit::fusion_compiler ? vulkan::Replay::automatic
+                                                                                      : vulkan::Replay::never})});
 }
 
 double Trainer::step() {

@@ -38,7 +38,7 @@ class Trainer {
 
  private:
   using StepFn = std::function<std::tuple<Tensor, Params, Params>(const Params&, const Params&, const Tensor&,
-                                                                const Tensor&, const Tensor&)>;
+                                                                  const Tensor&, const Tensor&)>;
   StepFn step_fn_;
   Params params_, state_;  // state_: the optimizer's (SGD's step count)
   Tensor images_, labels_, lr_;

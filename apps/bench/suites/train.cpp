@@ -40,15 +40,16 @@ SuiteReport run_train_suite(const Options& o) {
   SuiteReport report{"train", "ok", {}, {}, {}, {}};
   Backend& gpu = vulkan::backend();
   const int default_cap = vulkan::batch_max();
-  std::vector<std::vector<std::string>> counts{{"step", "dispatches", "submits", "barriers", "fence waits",
-                                                "host fallbacks", "submits (NXV_BATCH_MAX=0)"}};
+  std::vector<std::vector<std::string>> counts{
+      {"step", "dispatches", "submits", "barriers", "fence waits", "host fallbacks", "submits (NXV_BATCH_MAX=0)"}};
   for (const std::string& dtype_name : o.dtypes)
     for (const std::string& model : o.models)
       for (std::int64_t batch : o.batches) {
         const StepSetup setup{model, batch, dtype_name == "f64" ? DType::f64 : DType::f32};
         std::fprintf(stderr, "[train] %s: checking against the reference\n", setup.label().c_str());
         const StepData data = make_step_data(setup, o.lr);
-        Trainer on_vulkan(setup, data, gpu), unbatched(setup, data, gpu), on_reference(setup, data, reference_backend());
+        Trainer on_vulkan(setup, data, gpu), unbatched(setup, data, gpu),
+            on_reference(setup, data, reference_backend());
         const double ref_loss = on_reference.step();
         const double vk_loss = on_vulkan.step();
         double unbatched_loss = 0;
@@ -84,16 +85,15 @@ SuiteReport run_train_suite(const Options& o) {
                      static_cast<unsigned long long>(batched_counts.counters.submits),
                      static_cast<unsigned long long>(batched_counts.fallbacks));
 
-        const std::vector<Arm> arms{
-            {"Vulkan", [&] { return time_seconds([&] { on_vulkan.step(); }); }, 0, true},
-            {"NXV_BATCH_MAX=0",
-             [&] {
-               const BatchCap cap(0);
-               return time_seconds([&] { unbatched.step(); });
-             },
-             0, true},
-            {"reference", [&] { return time_seconds([&] { on_reference.step(); }); },
-             std::min(o.repeat, o.reference_repeat), false}};
+        const std::vector<Arm> arms{{"Vulkan", [&] { return time_seconds([&] { on_vulkan.step(); }); }, 0, true},
+                                    {"NXV_BATCH_MAX=0",
+                                     [&] {
+                                       const BatchCap cap(0);
+                                       return time_seconds([&] { unbatched.step(); });
+                                     },
+                                     0, true},
+                                    {"reference", [&] { return time_seconds([&] { on_reference.step(); }); },
+                                     std::min(o.repeat, o.reference_repeat), false}};
         const std::vector<Stats> stats = alternate(arms, o.repeat, o.warmup_ms);
         const Measurement vk = time_in("Vulkan", stats[0], 1e3);
         const Measurement nb = time_in("NXV_BATCH_MAX=0", stats[1], 1e3);
@@ -101,22 +101,33 @@ SuiteReport run_train_suite(const Options& o) {
         std::fprintf(stderr, "[train] %s: Vulkan %.3f ms, NXV_BATCH_MAX=0 %.3f ms, reference %.3f ms\n",
                      setup.label().c_str(), vk.value, nb.value, ref.value);
 
-        Row vs_reference{"train." + setup.id() + ".vs_reference", setup.label() + ": training step", "ms", vk, ref,
-                         "Vulkan time / reference time", std::nullopt, ""};
-        Row batching{"train." + setup.id() + ".batching", setup.label() + ": batching's gain", "ms",
-                     time_in("Vulkan (NXV_BATCH_MAX=" + std::to_string(default_cap) + ")", stats[0], 1e3), nb,
-                     "batched time / unbatched time", std::nullopt, ""};
+        Row vs_reference{"train." + setup.id() + ".vs_reference",
+                         setup.label() + ": training step",
+                         "ms",
+                         vk,
+                         ref,
+                         "Vulkan time / reference time",
+                         std::nullopt,
+                         ""};
+        Row batching{"train." + setup.id() + ".batching",
+                     setup.label() + ": batching's gain",
+                     "ms",
+                     time_in("Vulkan (NXV_BATCH_MAX=" + std::to_string(default_cap) + ")", stats[0], 1e3),
+                     nb,
+                     "batched time / unbatched time",
+                     std::nullopt,
+                     ""};
         // Issue 6: batching at least 3x faster than NXV_BATCH_MAX=0 on the LeNet step.
         if (model == "lenet" && batch == 32 && setup.dtype == DType::f32) batching.target = Target{"<=", 1.0 / 3.0};
         report.rows.push_back(std::move(vs_reference));
         report.rows.push_back(std::move(batching));
       }
   report.tables.push_back({"Per step (Vulkan, default batch cap " + std::to_string(default_cap) + "):", counts});
-  report.notes.push_back("Step: jit(value_and_grad(softmax cross-entropy) + nn::sgd update, lr " +
-                         format_number(o.lr) +
+  report.notes.push_back("Step: jit(value_and_grad(softmax cross-entropy) + nn::sgd update, lr " + format_number(o.lr) +
                          "), loss read back each step; synthetic 28x28 data, parameters from nn::Sequential::init.");
-  report.notes.push_back("NXV_BATCH_MAX=0 arm: the cap is changed at run time (vulkan::set_batch_max), in the same "
-                         "process as the other arms.");
+  report.notes.push_back(
+      "NXV_BATCH_MAX=0 arm: the cap is changed at run time (vulkan::set_batch_max), in the same "
+      "process as the other arms.");
   return report;
 }
 

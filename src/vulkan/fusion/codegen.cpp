@@ -6,23 +6,29 @@
 #include <map>
 #include <sstream>
 
+#include "nxv/error.hpp"
 #include "vulkan/fusion/glsl_sources.hpp"
 #include "vulkan/fusion/op_table.hpp"
-#include "nxv/error.hpp"
 #include "vulkan/kernels/layout.hpp"
 
 namespace nxv::vulkan::fusion {
 namespace {
 
-// The compute type of shared/elementwise.def and the buffer element type (src/vulkan/kernels/kernels.cmake's nxv_type_defines).
+// The compute type of shared/elementwise.def and the buffer element type (src/vulkan/kernels/kernels.cmake's
+// nxv_type_defines).
 const char* compute_type(DType t) {
   switch (t) {
     case DType::pred:
-    case DType::u8: return "uint";
-    case DType::s32: return "int";
-    case DType::s64: return "int64_t";
-    case DType::f32: return "float";
-    case DType::f64: return "double";
+    case DType::u8:
+      return "uint";
+    case DType::s32:
+      return "int";
+    case DType::s64:
+      return "int64_t";
+    case DType::f32:
+      return "float";
+    case DType::f64:
+      return "double";
   }
   return "?";
 }
@@ -60,11 +66,16 @@ std::string push_constant(DType t, int at) {
   const std::string lo = "pc.w[" + std::to_string(at) + "]", hi = "pc.w[" + std::to_string(at + 1) + "]";
   switch (t) {
     case DType::pred:
-    case DType::u8: return "(" + lo + " & 0xffu)";
-    case DType::s32: return "int(" + lo + ")";
-    case DType::s64: return "int64_t(pack64(uvec2(" + lo + ", " + hi + ")))";
-    case DType::f32: return "uintBitsToFloat(" + lo + ")";
-    case DType::f64: return "packDouble2x32(uvec2(" + lo + ", " + hi + "))";
+    case DType::u8:
+      return "(" + lo + " & 0xffu)";
+    case DType::s32:
+      return "int(" + lo + ")";
+    case DType::s64:
+      return "int64_t(pack64(uvec2(" + lo + ", " + hi + ")))";
+    case DType::f32:
+      return "uintBitsToFloat(" + lo + ")";
+    case DType::f64:
+      return "packDouble2x32(uvec2(" + lo + ", " + hi + "))";
   }
   return "?";
 }
@@ -105,8 +116,8 @@ std::string type_defines(DType t) {
   const char* kind = is_float(t) ? "FLOAT" : t == DType::s32 || t == DType::s64 ? "INT" : "UINT";
   std::string upper(name(t));
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return std::string("#define A_STORE ") + store_type(t) + "\n#define A_T " + compute_type(t) + "\n#define A_IS_" + kind +
-         " 1\n#define A_" + upper + " 1\n";
+  return std::string("#define A_STORE ") + store_type(t) + "\n#define A_T " + compute_type(t) + "\n#define A_IS_" +
+         kind + " 1\n#define A_" + upper + " 1\n";
 }
 
 // Replaces the line that starts with `marker` (a comment of the source) by `with`.
@@ -120,8 +131,8 @@ class Generator {
  public:
   Generator(const Graph& g, const Kernel& k) : g_(g), k_(k) {}
 
-  // src/vulkan/kernels/dot.comp (conv.comp) with the epilogue after each output's store: the kernel's own bindings 0-2 and
-  // push block, then the epilogue's bindings from 3 and its push words after the block's.
+  // src/vulkan/kernels/dot.comp (conv.comp) with the epilogue after each output's store: the kernel's own bindings 0-2
+  // and push block, then the epilogue's bindings from 3 and its push words after the block's.
   std::string run_contraction(std::string_view path) {
     const Kernel& e = k_.epilogue.at(0);
     const DType t = dtype(k_.reduce);
@@ -137,7 +148,8 @@ class Generator {
     const std::optional<std::string_view> source = glsl_source(path);
     if (!source) detail::fail("fusion compiler: ", path, " is not embedded");
     std::string text(*source);
-    replace_marker(text, "// @epilogue-push", e.push.empty() ? std::string() : "uint w[" + std::to_string(e.push.size()) + "];");
+    replace_marker(text, "// @epilogue-push",
+                   e.push.empty() ? std::string() : "uint w[" + std::to_string(e.push.size()) + "];");
     replace_marker(text, "// @epilogue-code", code.str());
     const std::size_t version_end = text.find('\n', text.find("#version")) + 1;
     text.insert(version_end, type_defines(t) + "#define NXV_EPILOGUE 1\n");
@@ -217,8 +229,8 @@ class Generator {
         if (n.call.code == OpCode::binary_test)
           text << "uint " << name.str() << "(" << a << " a, " << a << " b) { return " << e->expression << "; }\n";
         else
-          text << a << " " << name.str() << "(" << a << " a, " << a << " b) { precise " << a << " r = "
-               << e->expression << "; return r; }\n";
+          text << a << " " << name.str() << "(" << a << " a, " << a << " b) { precise " << a << " r = " << e->expression
+               << "; return r; }\n";
         break;
       }
       case OpCode::clip:
@@ -230,7 +242,8 @@ class Generator {
         name << "nxv_cast_" << name_of(in) << "_" << name_of(out);
         text << compute_type(out) << " " << name.str() << "(" << a << " x) {\n" << convert_body(in, out) << "}\n";
         break;
-      default: detail::fail("fusion compiler: no generated code for ", format_call(n.call));
+      default:
+        detail::fail("fusion compiler: no generated code for ", format_call(n.call));
     }
     helpers_.emplace(name.str(), text.str());
     return name.str();
@@ -281,8 +294,8 @@ class Generator {
       const char* ops[] = {"a + b", "a * b", "nxv_max(a, b)", "nxv_min(a, b)"};
       combine = ops[static_cast<int>(fn)];
     }
-    s << acc << " nxv_combine" << suffix << "(" << acc << " a, " << acc << " b) { precise " << acc << " r = "
-      << combine << "; return r; }\n\n";
+    s << acc << " nxv_combine" << suffix << "(" << acc << " a, " << acc << " b) { precise " << acc << " r = " << combine
+      << "; return r; }\n\n";
     return {acc, reduce_identity(fn, input, acc)};
   }
 
@@ -291,8 +304,8 @@ class Generator {
                           const std::string& indent) {
     s << indent << "uint offset = 0u;\n" << indent << "uint rest = " << o << ";\n";
     for (int d = l.kept_shape.size() - 1; d >= 0; --d)
-      s << indent << "offset += (rest % " << l.kept_shape[d] << "u) * " << l.kept_strides[d] << "u;\n" << indent
-        << "rest /= " << l.kept_shape[d] << "u;\n";
+      s << indent << "offset += (rest % " << l.kept_shape[d] << "u) * " << l.kept_strides[d] << "u;\n"
+        << indent << "rest /= " << l.kept_shape[d] << "u;\n";
     s << indent << "rest = " << r << ";\n";
     for (int d = l.reduced_shape.size() - 1; d >= 0; --d)
       s << indent << "offset += (rest % " << l.reduced_shape[d] << "u) * " << l.reduced_strides[d] << "u;\n"
@@ -401,8 +414,12 @@ class Generator {
     std::vector<std::string> offsets;
     for (const Shape& st : strides) {
       switch (vulkan::kernels::access_of(domain, st)) {
-        case vulkan::kernels::Access::contiguous: offsets.push_back("i"); break;
-        case vulkan::kernels::Access::scalar: offsets.push_back("0u"); break;
+        case vulkan::kernels::Access::contiguous:
+          offsets.push_back("i");
+          break;
+        case vulkan::kernels::Access::scalar:
+          offsets.push_back("0u");
+          break;
         case vulkan::kernels::Access::strided: {
           need_coords = true;
           std::ostringstream o;

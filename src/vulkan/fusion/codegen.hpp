@@ -15,8 +15,8 @@
 namespace nxv::vulkan::fusion {
 
 // The shader's GLSL; it includes "lib/common.glsl" and "lib/elementwise.glsl" (compiled with glsl_sources.hpp).
-// A contraction stage's kernel (a dot or conv with an epilogue) is src/vulkan/kernels/dot.comp or conv.comp, embedded, with
-// the epilogue inserted after the store of each output: the value is the one the eager kernel stores, then the
+// A contraction stage's kernel (a dot or conv with an epilogue) is src/vulkan/kernels/dot.comp or conv.comp, embedded,
+// with the epilogue inserted after the store of each output: the value is the one the eager kernel stores, then the
 // region runs on it.
 std::string generate_glsl(const Graph& graph, const Kernel& kernel);
 

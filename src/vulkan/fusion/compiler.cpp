@@ -8,32 +8,33 @@
 // the same shapes) copy their inputs into those buffers, execute the recording and copy the outputs into fresh
 // buffers: no recording and no allocation beyond the outputs. A graph whose stages cannot be replayed (one that
 // reads a value back on the host, a host fallback) spoils its capture and runs stage by stage on every call.
-// Replay is kept only where it pays (nxv::vulkan::Replay::automatic, include/nxv/vulkan.hpp). NXV_REPLAY=0 turns it off for A/B runs
-// and NXV_REPLAY=always on for every graph; NXV_PROFILE and NXV_BATCH_MAX=0 turn it off (both need the batch).
+// Replay is kept only where it pays (nxv::vulkan::Replay::automatic, include/nxv/vulkan.hpp). NXV_REPLAY=0 turns it off
+// for A/B runs and NXV_REPLAY=always on for every graph; NXV_PROFILE and NXV_BATCH_MAX=0 turn it off (both need the
+// batch).
 #include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <string_view>
 #include <utility>
 
-#include "vulkan/fusion/codegen.hpp"
-#include "vulkan/fusion/epilogue.hpp"
-#include "vulkan/fusion/plan.hpp"
-#include "vulkan/fusion/shader_cache.hpp"
 #include "core/settings.hpp"
 #include "nxv/vulkan.hpp"
 #include "ops/apply.hpp"
 #include "trace/compiler.hpp"
 #include "trace/evaluate.hpp"
-#include "vulkan/runtime/storage.hpp"
-#include "vulkan/runtime/diagnostics.hpp"
+#include "vulkan/fusion/codegen.hpp"
+#include "vulkan/fusion/epilogue.hpp"
+#include "vulkan/fusion/plan.hpp"
+#include "vulkan/fusion/shader_cache.hpp"
 #include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/dot.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/diagnostics.hpp"
 #include "vulkan/runtime/pipelines.hpp"
 #include "vulkan/runtime/profiler.hpp"
 #include "vulkan/runtime/runtime_shaders.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::fusion {
 namespace {
@@ -98,9 +99,9 @@ struct CompiledStage {
   const vulkan::Pipeline* pipeline = nullptr;  // fused stages with a non-empty domain
   std::string shader;                          // contraction stages: the generated dot kernel
   vulkan::kernels::Grid grid;
-  std::int64_t chunks = 1;      // reduction stages: workgroups per output (more than one: an eager second pass)
+  std::int64_t chunks = 1;          // reduction stages: workgroups per output (more than one: an eager second pass)
   std::vector<std::uint32_t> push;  // reduction stages: the kernel's and its epilogue's push constants
-  std::vector<NodeId> release;  // values no later stage reads (dropped after this stage, so memory is reused)
+  std::vector<NodeId> release;      // values no later stage reads (dropped after this stage, so memory is reused)
 };
 
 class FusedExecutable final : public Executable {
@@ -327,7 +328,7 @@ class FusedExecutable final : public Executable {
 
   void run_fused(const Kernel& k, const CompiledStage& c, std::vector<Tensor>& values, Backend& vk) const {
     vulkan::Runtime& rt = vulkan::runtime();
-    Buffers buffers;  // in generate_glsl's binding order
+    Buffers buffers;                                                 // in generate_glsl's binding order
     const NodeId nested = k.inner.empty() ? -1 : k.inner[0].reduce;  // read from shared memory, no binding
     bind(k, nested, values, vk, buffers);
     // A reduction's result, or its partials [outputs, chunks] in the result's dtype.
@@ -368,7 +369,7 @@ class FusedExecutable final : public Executable {
   std::vector<CompiledStage> compiled_;
   bool constants_placed_ = false;
   bool capture_tried_ = false;
-  vulkan::RecordingPtr recording_;                   // after a complete capture
+  vulkan::RecordingPtr recording_;                    // after a complete capture
   std::vector<vulkan::BufferPtr> parameter_buffers_;  // the recording reads its inputs from these
   std::vector<vulkan::BufferPtr> output_buffers_;     // and writes its outputs into these
 };

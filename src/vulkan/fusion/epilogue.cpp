@@ -41,7 +41,6 @@ NodeId epilogue_host(const Graph& g, const Stage& s) {
   return l.chunks == 1 ? node : -1;
 }
 
-
 // A contraction stage's kernel, before its epilogue: the dot and its operands.
 Kernel contraction_kernel(const Graph& g, NodeId dot, bool transposed) {
   Kernel k;
@@ -145,13 +144,13 @@ void merge_epilogues(Planning& p) {
         if (!transposed) continue;
       }
       if (depends_indirectly(deps, static_cast<int>(c), host)) continue;  // merging would make a cycle
-      Kernel merged = contraction                                      ? contraction_kernel(g, reduce, transposed)
+      Kernel merged = contraction                                   ? contraction_kernel(g, reduce, transposed)
                       : stages[host].kind == Stage::Kind::reduction ? stages[host].kernel
-                                                                      : reading_kernel(g, reduce);
+                                                                    : reading_kernel(g, reduce);
       merged.epilogue.push_back(k);
-      const std::size_t host_push = !contraction                                    ? merged.push.size()
+      const std::size_t host_push = !contraction                               ? merged.push.size()
                                     : g.nodes[reduce].call.code == OpCode::dot ? kDotPushWords
-                                                                                : vulkan::kernels::kConvPushWords;
+                                                                               : vulkan::kernels::kConvPushWords;
       if (merged.bindings() > max_bindings || host_push + k.push.size() > kMaxPushWords) continue;
       Stage& h = stages[host];
       if (h.kind == Stage::Kind::eager) h.members = {reduce};

@@ -150,9 +150,9 @@ class Grouping {
 
   const Graph& g_;
   const std::vector<bool>& live_;
-  std::vector<int> region_of_;             // region id (not yet find()-ed) of fusible nodes, else -1
-  std::vector<std::vector<int>> deps_;     // other nodes: the regions they read, directly or through eager nodes
-  std::vector<int> parent_;                // union-find over region ids
+  std::vector<int> region_of_;                 // region id (not yet find()-ed) of fusible nodes, else -1
+  std::vector<std::vector<int>> deps_;         // other nodes: the regions they read, directly or through eager nodes
+  std::vector<int> parent_;                    // union-find over region ids
   std::vector<std::vector<int>> region_deps_;  // per region: the regions its inputs depend on
 };
 

@@ -48,7 +48,8 @@ void merge_nested_reductions(Planning& p) {
   };
   std::vector<int> stage_of_node(g.nodes.size(), -1);
   for (std::size_t s = 0; s < stages.size(); ++s)
-    if (stages[s].node >= 0 && stages[s].kind == Stage::Kind::reduction) stage_of_node[stages[s].node] = static_cast<int>(s);
+    if (stages[s].node >= 0 && stages[s].kind == Stage::Kind::reduction)
+      stage_of_node[stages[s].node] = static_cast<int>(s);
   for (std::size_t o = 0; o < stages.size(); ++o) {
     Stage& outer = stages[o];
     if (merged_into[o] >= 0 || !outer.kernel.inner.empty()) continue;

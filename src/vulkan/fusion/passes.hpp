@@ -36,10 +36,10 @@ struct Planning {
   bool fuse_reductions;        // reduction stages, epilogues and nested reductions (false: elementwise regions only)
 
   // group_elementwise_regions; split_oversized_region splits a region in two.
-  std::vector<std::vector<NodeId>> regions;     // per region, its members in topological order
-  std::vector<int> region_of;                   // per node: its region, or -1
+  std::vector<std::vector<NodeId>> regions;  // per region, its members in topological order
+  std::vector<int> region_of;                // per node: its region, or -1
   // build_region_kernels (full, member_value); find_needed_values (outputs, kernel).
-  std::vector<RegionKernel> region_kernels;     // per region
+  std::vector<RegionKernel> region_kernels;  // per region
   // Per node, whether it may become a reduction stage: every node when fuse_reductions, until
   // keep_oversized_reduction_eager clears one.
   std::vector<bool> reduction_allowed;
@@ -47,13 +47,13 @@ struct Planning {
   std::map<NodeId, ReductionStage> reductions;  // by reduce node
   std::vector<NodeId> absorber;                 // per region: the first reduction stage computing its members, or -1
   // find_needed_values.
-  std::vector<bool> needed;                     // per node: whether it must exist as a tensor
+  std::vector<bool> needed;  // per node: whether it must exist as a tensor
   // form_stages; merge_epilogues and merge_nested_reductions merge stages into others, leaving the merged ones in
   // place; order_stages puts the others in execution order (deps and first_node follow, merged_into all -1).
   std::vector<Stage> stages;
-  std::vector<std::vector<int>> deps;           // per stage: the stages it reads from
-  std::vector<int> merged_into;                 // per stage: the stage it was merged into, or -1
-  std::vector<NodeId> first_node;               // per stage: its first node, for its place in the traced order
+  std::vector<std::vector<int>> deps;  // per stage: the stages it reads from
+  std::vector<int> merged_into;        // per stage: the stage it was merged into, or -1
+  std::vector<NodeId> first_node;      // per stage: its first node, for its place in the traced order
 };
 
 // ---- the passes, in plan_stages' order -------------------------------------------------------------------------

@@ -28,46 +28,46 @@ bool fusible(const Graph& graph, const Node& n) {
     case OpCode::unary:
     case OpCode::unary_test: {
       const ElementwiseEntry* e = unary_entry(n.call.attrs_as<UnaryAttrs>().fn);
-      return e && in(0).shape == n.type.shape &&
-             kernel_defines(e->cls, n.call.code == OpCode::unary_test, in(0).dtype);
+      return e && in(0).shape == n.type.shape && kernel_defines(e->cls, n.call.code == OpCode::unary_test, in(0).dtype);
     }
     case OpCode::binary:
     case OpCode::binary_test: {
       const ElementwiseEntry* e = binary_entry(n.call.attrs_as<BinaryAttrs>().fn);
-      return e && in(0).dtype == in(1).dtype &&
-             kernel_defines(e->cls, n.call.code == OpCode::binary_test, in(0).dtype);
+      return e && in(0).dtype == in(1).dtype && kernel_defines(e->cls, n.call.code == OpCode::binary_test, in(0).dtype);
     }
     case OpCode::select:
       return size_of(in(0).dtype) == 1 && in(1).dtype == n.type.dtype && in(2).dtype == n.type.dtype;
     case OpCode::clip:
       return in(0).dtype == n.type.dtype && in(1).dtype == n.type.dtype && in(2).dtype == n.type.dtype;
-    case OpCode::cast: return in(0).shape == n.type.shape;
-    default: return false;
+    case OpCode::cast:
+      return in(0).shape == n.type.shape;
+    default:
+      return false;
   }
 }
 
 std::size_t Kernel::bindings() const {
   std::size_t n = reads.size() + outputs.size() + (reduce >= 0 ? 1 : 0);
   for (const Kernel& i : inner)  // its reads and outputs, and its result; the outer kernel's reads of it bind nothing
-    n += i.bindings() - static_cast<std::size_t>(std::count_if(
-                             reads.begin(), reads.end(), [&](const Read& r) { return r.node == i.reduce; }));
+    n += i.bindings() - static_cast<std::size_t>(std::count_if(reads.begin(), reads.end(),
+                                                               [&](const Read& r) { return r.node == i.reduce; }));
   for (const Kernel& e : epilogue)
-    n += e.outputs.size() + static_cast<std::size_t>(std::count_if(
-                                e.reads.begin(), e.reads.end(), [&](const Read& r) { return r.node != reduce; }));
+    n += e.outputs.size() + static_cast<std::size_t>(std::count_if(e.reads.begin(), e.reads.end(),
+                                                                   [&](const Read& r) { return r.node != reduce; }));
   return n;
 }
 
 int Plan::fused_stages() const {
-  return static_cast<int>(std::count_if(stages.begin(), stages.end(),
-                                        [](const Stage& s) { return s.kind == Stage::Kind::fused; }));
+  return static_cast<int>(
+      std::count_if(stages.begin(), stages.end(), [](const Stage& s) { return s.kind == Stage::Kind::fused; }));
 }
 int Plan::reduction_stages() const {
-  return static_cast<int>(std::count_if(stages.begin(), stages.end(),
-                                        [](const Stage& s) { return s.kind == Stage::Kind::reduction; }));
+  return static_cast<int>(
+      std::count_if(stages.begin(), stages.end(), [](const Stage& s) { return s.kind == Stage::Kind::reduction; }));
 }
 int Plan::contraction_stages() const {
-  return static_cast<int>(std::count_if(stages.begin(), stages.end(),
-                                        [](const Stage& s) { return s.kind == Stage::Kind::contraction; }));
+  return static_cast<int>(
+      std::count_if(stages.begin(), stages.end(), [](const Stage& s) { return s.kind == Stage::Kind::contraction; }));
 }
 int Plan::eager_stages() const {
   return static_cast<int>(stages.size()) - fused_stages() - reduction_stages() - contraction_stages();
@@ -106,9 +106,8 @@ std::string to_string(const Plan& plan, const Graph& graph) {
     if (st.kind == Stage::Kind::eager) {
       const Node& n = graph.nodes[st.node];
       s << "eager %" << st.node << " = "
-        << (n.kind == NodeKind::op ? format_call(n.call) : std::string(n.kind == NodeKind::stop_gradient
-                                                                            ? "stop_gradient"
-                                                                            : "custom_vjp"))
+        << (n.kind == NodeKind::op ? format_call(n.call)
+                                   : std::string(n.kind == NodeKind::stop_gradient ? "stop_gradient" : "custom_vjp"))
         << " : " << to_string(n.type) << "\n";
       continue;
     }
@@ -118,7 +117,8 @@ std::string to_string(const Plan& plan, const Graph& graph) {
     if (st.kind == Stage::Kind::reduction) {
       const Node& n = graph.nodes[st.node];
       const std::int64_t outputs = num_elements(n.type.shape);
-      if (outputs > 0) dispatches += reduce_layout(k.domain, n.call.attrs_as<ReduceAttrs>().axes, outputs).chunks > 1 ? 2 : 1;
+      if (outputs > 0)
+        dispatches += reduce_layout(k.domain, n.call.attrs_as<ReduceAttrs>().axes, outputs).chunks > 1 ? 2 : 1;
       s << "reduction %" << st.node << " = " << format_call(n.call) << " : " << to_string(n.type) << " over ";
     } else if (st.kind == Stage::Kind::contraction) {
       const Node& n = graph.nodes[st.node];

@@ -25,19 +25,19 @@ struct Read {
 // arithmetic, (i / inner) % dim as iota.comp.
 struct Instruction {
   enum class Kind : std::uint8_t { read, constant, iota, op } kind;
-  NodeId node;              // op: whose call and type are computed; read: reads[read].node; constant/iota: the node
-  int read = -1;            // read: index into Kernel::reads
-  int push = -1;            // constant: its first word in Kernel::push (two words for 8-byte dtypes)
+  NodeId node;    // op: whose call and type are computed; read: reads[read].node; constant/iota: the node
+  int read = -1;  // read: index into Kernel::reads
+  int push = -1;  // constant: its first word in Kernel::push (two words for 8-byte dtypes)
   std::int64_t inner = 1, dim = 1;  // iota: the coordinate along its axis is (linear index / inner) % dim
-  std::vector<int> args;    // op: indices of earlier instructions, in the op's input order
+  std::vector<int> args;            // op: indices of earlier instructions, in the op's input order
 };
 
 struct Kernel {
   Shape domain;
-  std::vector<Read> reads;                 // binding i = reads[i]
-  std::vector<Instruction> program;        // topological
+  std::vector<Read> reads;                      // binding i = reads[i]
+  std::vector<Instruction> program;             // topological
   std::vector<std::pair<NodeId, int>> outputs;  // (member node, instruction); bindings after the reads
-  std::vector<std::uint32_t> push;         // the push-constant words: the constants' little-endian bits
+  std::vector<std::uint32_t> push;              // the push-constant words: the constants' little-endian bits
   // Reduction stages: the reduce node and the instruction giving its input's element (its result is the binding
   // after the outputs).
   NodeId reduce = -1;
@@ -64,13 +64,13 @@ struct Stage {
   // contraction: a dot or conv with an epilogue; its kernel's `reduce` is that node, its reads the two operands
   // (the dot or conv kernel's own bindings), its epilogue the region.
   enum class Kind : std::uint8_t { eager, fused, reduction, contraction } kind;
-  NodeId node = -1;     // eager: the node it evaluates; reduction: the reduce node; contraction: the dot or conv
-  Kernel kernel;        // fused, reduction, contraction
+  NodeId node = -1;  // eager: the node it evaluates; reduction: the reduce node; contraction: the dot or conv
+  Kernel kernel;     // fused, reduction, contraction
   std::vector<NodeId> members;  // fused, reduction: the nodes it computes (for the stage plan printout)
 };
 
 struct Plan {
-  std::vector<Stage> stages;  // in execution order
+  std::vector<Stage> stages;       // in execution order
   int fused_stages() const;        // elementwise regions
   int reduction_stages() const;    // generated reductions
   int contraction_stages() const;  // generated dots with epilogues

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <sstream>
 
-#include "vulkan/fusion/glsl_sources.hpp"
 #include "nxv/error.hpp"
+#include "vulkan/fusion/glsl_sources.hpp"
 #include "vulkan/runtime/disk_cache.hpp"
 
 namespace nxv::vulkan::fusion {
@@ -18,7 +18,8 @@ constexpr std::uint32_t kSpirvMagic = 0x07230203;
 constexpr char kEntryKind[] = "SPRV";
 // Part of every key: a change of options or of the compiler's version must not reuse old entries.
 constexpr char kOptions[] = "compute glsl450 vulkan1.2 -O shaderc-2023.2\n";
-// Where the generated source "is", so that its includes resolve as glslc's -I src/vulkan/kernels -I src do at build time.
+// Where the generated source "is", so that its includes resolve as glslc's -I src/vulkan/kernels -I src do at build
+// time.
 constexpr char kMainPath[] = "src/vulkan/kernels/fused.comp";
 
 // Resolves #include "x" against the including file's directory, then src/vulkan/kernels/, then src/, over the embedded
@@ -29,7 +30,8 @@ class EmbeddedIncluder final : public shaderc::CompileOptions::IncluderInterface
                                      std::size_t) override {
     const std::filesystem::path from = std::filesystem::path(requesting).parent_path();
     auto* result = new Result;
-    for (const std::filesystem::path& base : {from, std::filesystem::path("src/vulkan/kernels"), std::filesystem::path("src")}) {
+    for (const std::filesystem::path& base :
+         {from, std::filesystem::path("src/vulkan/kernels"), std::filesystem::path("src")}) {
       const std::string path = (base / requested).lexically_normal().generic_string();
       if (auto text = glsl_source(path)) {
         result->name = path;

@@ -17,7 +17,7 @@ void form_stages(Planning& p) {
     if (!p.needed[i]) continue;
     const Node& n = g.nodes[i];
     const int region = p.region_of[i];
-    const NodeId reduction = region >= 0 && p.absorbed(region) ? p.absorber[region]
+    const NodeId reduction = region >= 0 && p.absorbed(region)            ? p.absorber[region]
                              : p.reductions.count(static_cast<NodeId>(i)) ? static_cast<NodeId>(i)
                                                                           : -1;
     if (reduction >= 0) {

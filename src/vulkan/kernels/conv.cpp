@@ -13,17 +13,17 @@
 #include <vector>
 
 #include "nxv/conv.hpp"
-#include "vulkan/runtime/storage.hpp"
-#include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/conv.hpp"
+#include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 #include "vulkan/runtime/runtime_shaders.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
 
-constexpr std::int64_t kLanes = 64;          // conv.comp's local_size_x
-constexpr std::int64_t kMaxGroups = 65535;   // the guaranteed minimum of maxComputeWorkGroupCount[1], [2]
+constexpr std::int64_t kLanes = 64;         // conv.comp's local_size_x
+constexpr std::int64_t kMaxGroups = 65535;  // the guaranteed minimum of maxComputeWorkGroupCount[1], [2]
 
 struct ConvPush {
   std::uint32_t batch_out, channels, out_channels, group_rows, in_per_group, group_channel_step, group_batch_step;
@@ -82,13 +82,14 @@ std::optional<Plan> plan_conv(const OpCall& call, const TensorType& x, const Ten
     push.kernel[d] = static_cast<std::uint32_t>(s < 0 ? 1 : dim(w, s + 2));
     push.out_size[d] = static_cast<std::uint32_t>(s < 0 ? 1 : out.shape[s + 2]);
     push.stride[d] = static_cast<std::uint32_t>(s < 0 ? 1 : a.strides[s]);
-    const std::int64_t in_dilation = s < 0 ? 1 : a.input_dilation[s], kernel_dilation = s < 0 ? 1 : a.kernel_dilation[s];
+    const std::int64_t in_dilation = s < 0 ? 1 : a.input_dilation[s],
+                       kernel_dilation = s < 0 ? 1 : a.kernel_dilation[s];
     if (in_dilation > 0xffff || kernel_dilation > 0xffff) return std::nullopt;  // (packed in 16 bits each)
     push.dilation[d] = static_cast<std::uint32_t>(in_dilation | kernel_dilation << 16);
     const std::int64_t low = s < 0 ? 0 : a.pad_low[s];
     // The shader's int coordinates: the dilated input and every window origin must fit.
-    const std::int64_t reach = (push.out_size[d] - 1) * static_cast<std::int64_t>(push.stride[d]) +
-                               (push.kernel[d] - 1) * kernel_dilation;
+    const std::int64_t reach =
+        (push.out_size[d] - 1) * static_cast<std::int64_t>(push.stride[d]) + (push.kernel[d] - 1) * kernel_dilation;
     const std::int64_t dilated = (push.in_size[d] - 1) * in_dilation + 1;
     if (!fits_i32(low) || !fits_i32(reach + std::abs(low)) || !fits_i32(dilated)) return std::nullopt;
     push.low[d] = static_cast<std::int32_t>(low);
@@ -96,8 +97,8 @@ std::optional<Plan> plan_conv(const OpCall& call, const TensorType& x, const Ten
   }
   const std::int64_t columns = out.shape[0] * out_spatial;
   const std::int64_t rows = push.group_rows;
-  const std::int64_t terms = static_cast<std::int64_t>(push.in_per_group) * push.kernel[0] * push.kernel[1] *
-                             push.kernel[2];
+  const std::int64_t terms =
+      static_cast<std::int64_t>(push.in_per_group) * push.kernel[0] * push.kernel[1] * push.kernel[2];
   const std::int64_t chunks = (terms + kConvChunkTerms - 1) / kConvChunkTerms;
   // Register blocks of rm output channels x rn columns. (Smaller blocks for more workgroups where there are few,
   // e.g. the kernel gradients' 150 and 2400 outputs in LeNet, cost lavapipe 1.5-4x more CPU time than two
@@ -112,8 +113,9 @@ std::optional<Plan> plan_conv(const OpCall& call, const TensorType& x, const Ten
   // kMaxPartialBytes stay unsplit.
   const ConvSplit policy = g_split;
   const std::int64_t outputs = num_elements(out.shape);
-  const bool partials_fit = static_cast<double>(outputs) * static_cast<double>(chunks) *
-                                static_cast<double>(size_of(out.dtype)) <= static_cast<double>(kMaxPartialBytes);
+  const bool partials_fit =
+      static_cast<double>(outputs) * static_cast<double>(chunks) * static_cast<double>(size_of(out.dtype)) <=
+      static_cast<double>(kMaxPartialBytes);
   const bool split = policy != ConvSplit::never && (policy == ConvSplit::always || partials_fit) && chunks > 1 &&
                      groups * chunks <= kMaxGroups && fits_u32(outputs * chunks);
   const bool few = col_groups() * row_groups() * groups * kLanes < kFewInvocations;
@@ -137,7 +139,6 @@ std::optional<Plan> plan_conv(const OpCall& call, const TensorType& x, const Ten
   plan.outputs = outputs;
   return plan;
 }
-
 
 }  // namespace
 
@@ -183,21 +184,21 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
   if (outputs == 0) return true;
   static PipelineCache cache;
   const std::span<const std::int32_t> spec(plan->spec);
-  const Pipeline* p = cache.get(static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(rm) << 8 |
-                                    static_cast<std::uint64_t>(rn) << 16 | static_cast<std::uint64_t>(split) << 24 |
-                                    static_cast<std::uint64_t>(kb) << 32,
-                                [&] { return std::string("conv_") + variant_name(out.dtype); }, spec);
+  const Pipeline* p = cache.get(
+      static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(rm) << 8 |
+          static_cast<std::uint64_t>(rn) << 16 | static_cast<std::uint64_t>(split) << 24 |
+          static_cast<std::uint64_t>(kb) << 32,
+      [&] { return std::string("conv_") + variant_name(out.dtype); }, spec);
   const auto [gx, gy, z] = plan->groups;
   // Split: the chunk sums go to partials [chunks, outputs], which the combine pass adds into the result.
   const BufferPtr target =
       split ? runtime().allocate(static_cast<std::size_t>(outputs * chunks) * size_of(out.dtype)) : result;
-  runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&target, true}}, push_bytes(push), gx, gy,
-                     z);
+  runtime().dispatch(p, {{&buffer_of(x), false}, {&buffer_of(w), false}, {&target, true}}, push_bytes(push), gx, gy, z);
   if (!split) return true;
   static PipelineCache combine_cache;
-  const Pipeline* combine = combine_cache.get(static_cast<std::uint64_t>(out.dtype), [&] {
-    return std::string("conv_combine_") + variant_name(out.dtype);
-  }, {});
+  const Pipeline* combine =
+      combine_cache.get(static_cast<std::uint64_t>(out.dtype),
+                        [&] { return std::string("conv_combine_") + variant_name(out.dtype); }, {});
   const CombinePush combine_push{static_cast<std::uint32_t>(outputs), static_cast<std::uint32_t>(chunks)};
   const Grid g = grid_for_items(static_cast<std::uint64_t>(outputs));
   runtime().dispatch(combine, {{&target, false}, {&result, true}}, push_bytes(combine_push), g.x, g.y);

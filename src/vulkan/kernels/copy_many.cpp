@@ -25,8 +25,8 @@ void copy_buffers(std::span<const BufferCopy> copies) {
       const BufferCopy& c = *pending[at + (p < n ? p : 0)];
       if (p < n) {
         if (c.bytes > c.src->size() || c.bytes > c.dst->size() || (c.bytes + 3) / 4 > 0xffffffffULL)
-          detail::fail("copy_buffers: got ", c.bytes, " bytes for buffers of ", c.src->size(), " and ",
-                       c.dst->size(), " bytes");
+          detail::fail("copy_buffers: got ", c.bytes, " bytes for buffers of ", c.src->size(), " and ", c.dst->size(),
+                       " bytes");
         words[p] = static_cast<std::uint32_t>((c.bytes + 3) / 4);
         most = std::max<std::uint64_t>(most, words[p]);
       }

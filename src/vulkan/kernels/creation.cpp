@@ -1,5 +1,5 @@
-// Creation ops on the device: iota and eye (src/vulkan/kernels/iota.comp), full (src/vulkan/kernels/fill.comp with the value converted
-// here), random_uniform and random_normal (src/vulkan/kernels/random.comp, Philox-4x32-10 per element).
+// Creation ops on the device: iota and eye (src/vulkan/kernels/iota.comp), full (src/vulkan/kernels/fill.comp with the
+// value converted here), random_uniform and random_normal (src/vulkan/kernels/random.comp, Philox-4x32-10 per element).
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -49,7 +49,8 @@ bool index_fill(bool eye, std::int64_t axis, const TensorType& out, BufferPtr& r
   static PipelineCache cache;
   const std::int32_t spec[] = {eye ? 1 : 0};
   const auto key = static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(eye) << 8;
-  const Pipeline* p = cache.get(key, [&] { return "iota_" + std::string(name(out.dtype)); }, spec);
+  const Pipeline* p = cache.get(
+      key, [&] { return "iota_" + std::string(name(out.dtype)); }, spec);
   result = allocate(out);
   if (push.count == 0 || push.dim == 0 || push.inner == 0) return true;
   const Grid g = grid_for_items(push.count);
@@ -73,7 +74,8 @@ bool random(const OpCall& call, const TensorType& out, BufferPtr& result) {
   const bool normal = call.code == OpCode::random_normal;
   const std::int32_t spec[] = {normal ? 1 : 0};
   const auto key = static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(normal) << 8;
-  const Pipeline* p = cache.get(key, [&] { return "random_" + std::string(name(out.dtype)); }, spec);
+  const Pipeline* p = cache.get(
+      key, [&] { return "random_" + std::string(name(out.dtype)); }, spec);
   result = allocate(out);
   const RandomPush push = random_push(call, static_cast<std::uint32_t>(num_elements(out.shape)));
   if (push.count == 0) return true;
@@ -86,12 +88,18 @@ bool random(const OpCall& call, const TensorType& out, BufferPtr& result) {
 
 std::uint64_t element_bits(double value, DType dtype) {
   switch (dtype) {
-    case DType::pred: return value != 0.0 ? 1 : 0;  // NaN != 0
-    case DType::u8: return bits_of(to_integer<std::uint8_t>(value));
-    case DType::s32: return bits_of(to_integer<std::int32_t>(value));
-    case DType::s64: return bits_of(to_integer<std::int64_t>(value));
-    case DType::f32: return bits_of(static_cast<float>(value));
-    case DType::f64: return bits_of(value);
+    case DType::pred:
+      return value != 0.0 ? 1 : 0;  // NaN != 0
+    case DType::u8:
+      return bits_of(to_integer<std::uint8_t>(value));
+    case DType::s32:
+      return bits_of(to_integer<std::int32_t>(value));
+    case DType::s64:
+      return bits_of(to_integer<std::int64_t>(value));
+    case DType::f32:
+      return bits_of(static_cast<float>(value));
+    case DType::f64:
+      return bits_of(value);
   }
   return 0;
 }
@@ -100,16 +108,20 @@ bool creation(const OpCall& call, Inputs /*in*/, const TensorType& out, BufferPt
   const std::int64_t count = num_elements(out.shape);
   if (!fits_u32(count)) return false;
   switch (call.code) {
-    case OpCode::iota: return index_fill(false, call.attrs_as<AxisAttrs>().axis, out, result);
-    case OpCode::eye: return index_fill(true, 0, out, result);
+    case OpCode::iota:
+      return index_fill(false, call.attrs_as<AxisAttrs>().axis, out, result);
+    case OpCode::eye:
+      return index_fill(true, 0, out, result);
     case OpCode::full:
       result = allocate(out);
       fill(result, out.dtype, static_cast<std::uint64_t>(count),
            element_bits(call.attrs_as<FullAttrs>().value, out.dtype));
       return true;
     case OpCode::random_uniform:
-    case OpCode::random_normal: return random(call, out, result);
-    default: return false;
+    case OpCode::random_normal:
+      return random(call, out, result);
+    default:
+      return false;
   }
 }
 

@@ -1,5 +1,5 @@
-// OpCode::dot (src/vulkan/kernels/dot.comp): each operand is read as a batch of matrices through three strides -- batch,
-// free (M or N) and contracting (K) -- so every orientation of 2-D operands and batched operands runs in one
+// OpCode::dot (src/vulkan/kernels/dot.comp): each operand is read as a batch of matrices through three strides --
+// batch, free (M or N) and contracting (K) -- so every orientation of 2-D operands and batched operands runs in one
 // dispatch. Only an operand whose batch, free or contracting axes cannot be walked with one stride each (in the
 // order the result and contract_a/contract_b prescribe) is first materialised by a transposing copy.
 // Three shader variants compute the same bits (dot.hpp): `tiled` (dot.comp, every dtype) and the register-blocked
@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "core/settings.hpp"
-#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
 #include "vulkan/runtime/runtime_shaders.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
@@ -81,7 +81,6 @@ Tile tile_of(DotKernel kernel, DType dtype) {
   return dtype == DType::f64 ? Tile{128, 64} : Tile{128, 128};
 }
 
-
 std::optional<DotKernel> env_dot_kernel() {
   static const std::optional<DotKernel> kernel = []() -> std::optional<DotKernel> {
     const std::string v = settings::value(settings::Id::DOT_KERNEL);
@@ -97,7 +96,8 @@ const Pipeline* tiled_pipeline(DType dtype, int a_along_k, int b_along_k) {
   const std::int32_t spec[] = {a_along_k, b_along_k};
   const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(a_along_k) << 8 |
                    static_cast<std::uint64_t>(b_along_k) << 9;
-  return cache.get(key, [&] { return std::string("dot_") + variant_name(dtype); }, spec);
+  return cache.get(
+      key, [&] { return std::string("dot_") + variant_name(dtype); }, spec);
 }
 
 const Pipeline* blocked_pipeline(DotKernel kernel, DType dtype, int a_along_k, int b_along_k) {
@@ -105,17 +105,20 @@ const Pipeline* blocked_pipeline(DotKernel kernel, DType dtype, int a_along_k, i
   const std::int32_t spec[] = {a_along_k, b_along_k};
   const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(a_along_k) << 8 |
                    static_cast<std::uint64_t>(b_along_k) << 9 | static_cast<std::uint64_t>(kernel) << 10;
-  return cache.get(key, [&] { return std::string("dot_") + dot_kernel_name(kernel) + "_" + variant_name(dtype); },
-                   spec);
+  return cache.get(
+      key, [&] { return std::string("dot_") + dot_kernel_name(kernel) + "_" + variant_name(dtype); }, spec);
 }
 
 }  // namespace
 
 const char* dot_kernel_name(DotKernel kernel) {
   switch (kernel) {
-    case DotKernel::tiled: return "tiled";
-    case DotKernel::mid: return "mid";
-    case DotKernel::big: return "big";
+    case DotKernel::tiled:
+      return "tiled";
+    case DotKernel::mid:
+      return "mid";
+    case DotKernel::big:
+      return "big";
   }
   return "?";
 }
@@ -185,8 +188,16 @@ DotLaunch launch_of(const OpCall& call, const Tensor& a, const Tensor& b, const 
   l.b = vb.buffer;
   // Consecutive invocations load along K where the operand is contiguous along K (see dot.comp).
   l.specialization = {va.cols == 1 && va.rows != 1 ? 1 : 0, vb.rows == 1 && vb.cols != 1 ? 1 : 0};
-  l.push = {static_cast<std::uint32_t>(p.m), static_cast<std::uint32_t>(p.n), static_cast<std::uint32_t>(p.k), 0,
-            va.batch, va.rows, va.cols, vb.batch, vb.rows, vb.cols};
+  l.push = {static_cast<std::uint32_t>(p.m),
+            static_cast<std::uint32_t>(p.n),
+            static_cast<std::uint32_t>(p.k),
+            0,
+            va.batch,
+            va.rows,
+            va.cols,
+            vb.batch,
+            vb.rows,
+            vb.cols};
   l.tiles_n = static_cast<std::uint32_t>(p.tiles_n);
   l.tiles_m = static_cast<std::uint32_t>(p.tiles_m);
   l.batches = p.batches;
@@ -207,8 +218,8 @@ DotLaunch tiled_dot_launch(const OpCall& call, const Tensor& a, const Tensor& b,
   return launch_of(call, a, b, *p);
 }
 
-void dispatch_dot(const Pipeline* pipeline, const DotLaunch& l, const BufferPtr& result,
-                  std::span<const Binding> extra, std::span<const std::uint32_t> extra_push) {
+void dispatch_dot(const Pipeline* pipeline, const DotLaunch& l, const BufferPtr& result, std::span<const Binding> extra,
+                  std::span<const std::uint32_t> extra_push) {
   std::vector<Binding> bindings{{&l.a, false}, {&l.b, false}, {&result, true}};
   bindings.insert(bindings.end(), extra.begin(), extra.end());
   std::vector<std::uint32_t> push(l.push.begin(), l.push.end());

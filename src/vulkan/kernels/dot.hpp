@@ -37,7 +37,7 @@ void force_dot_kernel(std::optional<DotKernel> kernel);
 // The `tiled` kernel's launch of a dot, for the fusion compiler's generated copies of dot.comp (which add an
 // epilogue after the store of each output; codegen.hpp's generate_dot_glsl).
 struct DotLaunch {
-  BufferPtr a, b;                  // the operands as dot.comp reads them (materialised where strides do not collapse)
+  BufferPtr a, b;  // the operands as dot.comp reads them (materialised where strides do not collapse)
   std::array<std::int32_t, 2> specialization{};  // A_ALONG_K, B_ALONG_K
   // dot.comp's push block: m, n, k, batch_base, then the batch, row and column strides of a and of b.
   std::array<std::uint32_t, 10> push{};

@@ -1,16 +1,15 @@
 // Elementwise kernels: unary, unary_test, binary, binary_test (src/vulkan/kernels/unary.comp, binary.comp) and select,
-// clip (src/vulkan/kernels/select.comp). Inputs broadcast to the output through per-axis strides, after collapsing axes;
-// each input is classified contiguous / single element / strided, a specialization constant of the pipeline.
+// clip (src/vulkan/kernels/select.comp). Inputs broadcast to the output through per-axis strides, after collapsing
+// axes; each input is classified contiguous / single element / strided, a specialization constant of the pipeline.
 #include <array>
 
 #include "ops/elementwise_class.hpp"
-#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
-
 
 // Inputs broadcast to an output shape, collapsed, with their access kinds.
 template <int N>
@@ -53,9 +52,9 @@ bool unary(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr
   const UnaryFn fn = call.attrs_as<UnaryAttrs>().fn;
   if (!kernel_defines(class_of(fn), test, x.dtype()) || x.shape() != out.shape) return false;
   const std::int32_t spec[] = {static_cast<std::int32_t>(fn)};
-  const Pipeline* p = pipelines().get(pipeline_key(call, spec[0], x.dtype(), {}), [&] {
-    return std::string(test ? "unary_test_" : "unary_") + variant_name(x.dtype());
-  }, spec);
+  const Pipeline* p = pipelines().get(
+      pipeline_key(call, spec[0], x.dtype(), {}),
+      [&] { return std::string(test ? "unary_test_" : "unary_") + variant_name(x.dtype()); }, spec);
   result = allocate(out);
   const auto count = static_cast<std::uint32_t>(x.size());
   if (count == 0) return true;
@@ -75,9 +74,9 @@ bool binary(const OpCall& call, const Tensor& a, const Tensor& b, const TensorTy
   const Broadcast<2> layout = broadcast_layout<2>({a.shape(), b.shape()}, out.shape);
   const std::int32_t spec[] = {static_cast<std::int32_t>(fn), static_cast<std::int32_t>(layout.access[0]),
                                static_cast<std::int32_t>(layout.access[1])};
-  const Pipeline* p = pipelines().get(pipeline_key(call, spec[0], a.dtype(), layout.access), [&] {
-    return std::string(test ? "binary_test_" : "binary_") + variant_name(a.dtype());
-  }, spec);
+  const Pipeline* p = pipelines().get(
+      pipeline_key(call, spec[0], a.dtype(), layout.access),
+      [&] { return std::string(test ? "binary_test_" : "binary_") + variant_name(a.dtype()); }, spec);
   result = allocate(out);
   BinaryPush push{};
   push.count = static_cast<std::uint32_t>(num_elements(out.shape));
@@ -89,8 +88,7 @@ bool binary(const OpCall& call, const Tensor& a, const Tensor& b, const TensorTy
   // Without a strided input binary.comp computes four elements per invocation.
   const bool vectorised = layout.access[0] != Access::strided && layout.access[1] != Access::strided;
   const Grid g = grid_for_items(vectorised ? (std::uint64_t{push.count} + 3) / 4 : push.count);
-  runtime().dispatch(p, {{&buffer_of(a), false}, {&buffer_of(b), false}, {&result, true}}, push_bytes(push), g.x,
-                     g.y);
+  runtime().dispatch(p, {{&buffer_of(a), false}, {&buffer_of(b), false}, {&result, true}}, push_bytes(push), g.x, g.y);
   return true;
 }
 
@@ -118,9 +116,9 @@ bool ternary(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& re
   }
   const std::int32_t spec[] = {static_cast<std::int32_t>(layout.access[0]), static_cast<std::int32_t>(layout.access[1]),
                                static_cast<std::int32_t>(layout.access[2])};
-  const Pipeline* p = pipelines().get(pipeline_key(call, 0, out.dtype, layout.access), [&] {
-    return std::string(is_select ? "select_" : "clip_") + variant_name(out.dtype);
-  }, spec);
+  const Pipeline* p = pipelines().get(
+      pipeline_key(call, 0, out.dtype, layout.access),
+      [&] { return std::string(is_select ? "select_" : "clip_") + variant_name(out.dtype); }, spec);
   result = allocate(out);
   TernaryPush push{};
   push.count = static_cast<std::uint32_t>(num_elements(out.shape));
@@ -140,12 +138,16 @@ bool elementwise(const OpCall& call, Inputs in, const TensorType& out, BufferPtr
   if (!fits_u32(num_elements(out.shape))) return false;
   switch (call.code) {
     case OpCode::unary:
-    case OpCode::unary_test: return unary(call, in[0], out, result);
+    case OpCode::unary_test:
+      return unary(call, in[0], out, result);
     case OpCode::binary:
-    case OpCode::binary_test: return binary(call, in[0], in[1], out, result);
+    case OpCode::binary_test:
+      return binary(call, in[0], in[1], out, result);
     case OpCode::select:
-    case OpCode::clip: return ternary(call, in, out, result);
-    default: return false;
+    case OpCode::clip:
+      return ternary(call, in, out, result);
+    default:
+      return false;
   }
 }
 

@@ -2,9 +2,9 @@
 // (put_slice.comp) as byte moves, and indexed_add / indexed_put (scatter.comp) without atomics: the updates'
 // target rows are sorted stably (sort.cpp's sort_lines), then each element of the result folds its own updates in
 // increasing update index -- the order reference/indexing_ops.cpp defines, so float sums match bit for bit.
-#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
@@ -40,13 +40,16 @@ const Pipeline* move_pipeline(Move family, std::size_t bytes, const Tensor* indi
   static const char* const names[] = {"take", "gather", "put_slice"};
   static PipelineCache cache;
   const auto index = indices ? static_cast<std::uint64_t>(indices->dtype()) + 1 : 0;
-  const std::uint64_t key = static_cast<std::uint64_t>(family) | bytes << 8 | index << 16 |
-                            static_cast<std::uint64_t>(spec0) << 24;
+  const std::uint64_t key =
+      static_cast<std::uint64_t>(family) | bytes << 8 | index << 16 | static_cast<std::uint64_t>(spec0) << 24;
   const std::int32_t spec[] = {spec0};
-  return cache.get(key, [&] {
-    std::string name = std::string(names[static_cast<int>(family)]) + "_" + std::to_string(bytes);
-    return indices ? name + "_" + variant_name(indices->dtype()) : name;
-  }, spec);
+  return cache.get(
+      key,
+      [&] {
+        std::string name = std::string(names[static_cast<int>(family)]) + "_" + std::to_string(bytes);
+        return indices ? name + "_" + variant_name(indices->dtype()) : name;
+      },
+      spec);
 }
 
 void dispatch_items(const Pipeline* p, std::initializer_list<Binding> bindings, std::span<const std::byte> push,
@@ -104,23 +107,26 @@ void run_indexed(const OpCall& call, const Tensor& x, const Tensor& indices, con
   KeysPush keys_push{u32(n), u32(k), {}};
   for (int d = 0; d < k; ++d) keys_push.dims[d] = u32(x.shape()[d]);
   static PipelineCache cache;
-  const Pipeline* keys_pipeline = cache.get(static_cast<std::uint64_t>(indices.dtype()) | 1u << 16, [&] {
-    return std::string("scatter_keys_") + variant_name(indices.dtype());
-  }, {});
+  const Pipeline* keys_pipeline =
+      cache.get(static_cast<std::uint64_t>(indices.dtype()) | 1u << 16,
+                [&] { return std::string("scatter_keys_") + variant_name(indices.dtype()); }, {});
   BufferPtr keys = allocate({{n}, DType::s64});
   dispatch_items(keys_pipeline, {{&buffer_of(indices), false}, {&keys, true}}, push_bytes(keys_push), u32(n));
   const SortedLines sorted = sort_lines(keys, DType::s64, 1, n, /*descending=*/false);
 
   const std::int32_t fn = call.code == OpCode::indexed_add ? 0 : 1;
   const std::int32_t spec[] = {fn};
-  const Pipeline* apply = cache.get(static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(fn) << 8, [&] {
-    return std::string("scatter_") + variant_name(out.dtype);
-  }, spec);
+  const Pipeline* apply = cache.get(
+      static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(fn) << 8,
+      [&] { return std::string("scatter_") + variant_name(out.dtype); }, spec);
   const ApplyPush push{u32(x.size()), u32(elements(x.shape(), k, x.rank())), u32(n)};
   result = allocate(out);
   dispatch_items(apply,
-                 {{&buffer_of(x), false}, {&buffer_of(updates), false}, {&sorted.values, false},
-                  {&sorted.positions, false}, {&result, true}},
+                 {{&buffer_of(x), false},
+                  {&buffer_of(updates), false},
+                  {&sorted.values, false},
+                  {&sorted.positions, false},
+                  {&result, true}},
                  push_bytes(push), push.total);
 }
 
@@ -132,12 +138,21 @@ bool indexing(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& r
   if (!fits_u32(num_elements(out.shape)) || in[0].dtype() != out.dtype) return false;
   switch (call.code) {
     case OpCode::take:
-    case OpCode::take_along_axis: run_take(call, in[0], in[1], out, result); return true;
-    case OpCode::gather: run_gather(in[0], in[1], out, result); return true;
-    case OpCode::put_slice: run_put_slice(call, in[0], in[1], out, result); return true;
+    case OpCode::take_along_axis:
+      run_take(call, in[0], in[1], out, result);
+      return true;
+    case OpCode::gather:
+      run_gather(in[0], in[1], out, result);
+      return true;
+    case OpCode::put_slice:
+      run_put_slice(call, in[0], in[1], out, result);
+      return true;
     case OpCode::indexed_add:
-    case OpCode::indexed_put: run_indexed(call, in[0], in[1], in[2], out, result); return true;
-    default: return false;
+    case OpCode::indexed_put:
+      run_indexed(call, in[0], in[1], in[2], out, result);
+      return true;
+    default:
+      return false;
   }
 }
 

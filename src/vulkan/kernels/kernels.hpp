@@ -14,25 +14,25 @@ namespace nxv::vulkan::kernels {
 using Inputs = std::span<const Tensor>;
 
 bool elementwise(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // unary, binary,
-                                                                                           // their _test, select, clip
+                                                                                            // their _test, select, clip
 bool cast(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
-bool reduce(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);      // reduce, arg_reduce
-bool movement(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);    // transpose, broadcast,
-                                                                                           // slice, pad, concatenate,
-                                                                                           // reverse
+bool reduce(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);    // reduce, arg_reduce
+bool movement(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // transpose, broadcast,
+                                                                                         // slice, pad, concatenate,
+                                                                                         // reverse
 bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
-bool creation(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);    // iota, eye, full, random
-bool indexing(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);    // take, take_along_axis,
-                                                                                           // gather, indexed_add/put,
-                                                                                           // put_slice
-bool sorting(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);     // sort, argsort, cumulative
+bool creation(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // iota, eye, full, random
+bool indexing(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // take, take_along_axis,
+                                                                                         // gather, indexed_add/put,
+                                                                                         // put_slice
+bool sorting(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);   // sort, argsort, cumulative
 bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
 // Whether conv splits its contraction by chunks (conv.cpp): by size (the default), or always/never where it has
 // more than one chunk -- for tests and A/B measurements; every choice gives the same bits.
 enum class ConvSplit { automatic, always, never };
 void set_conv_split(ConvSplit policy);
-bool window(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);      // window_reduce,
-                                                                                           // window_scatter
+bool window(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // window_reduce,
+                                                                                       // window_scatter
 
 // ---- shared between families ---------------------------------------------------------------------------------
 // movement.cpp: a contiguous copy of the `shape` elements of `src` read at offset + sum(index * strides) (strides

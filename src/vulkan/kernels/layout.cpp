@@ -13,18 +13,21 @@ bool device_ready() {
 const char* variant_name(DType t) {
   switch (t) {
     case DType::pred:
-    case DType::u8: return "u8";
-    case DType::s32: return "s32";
-    case DType::s64: return "s64";
-    case DType::f32: return "f32";
-    case DType::f64: return "f64";
+    case DType::u8:
+      return "u8";
+    case DType::s32:
+      return "s32";
+    case DType::s64:
+      return "s64";
+    case DType::f32:
+      return "f32";
+    case DType::f64:
+      return "f64";
   }
   return "?";
 }
 
-BufferPtr allocate(const TensorType& type) {
-  return runtime().allocate(byte_size(type));
-}
+BufferPtr allocate(const TensorType& type) { return runtime().allocate(byte_size(type)); }
 
 Grid grid_for_groups(std::uint64_t groups) {
   const std::uint64_t max_x = std::max<std::uint32_t>(1, runtime().features().max_workgroup_count_x);
@@ -51,8 +54,7 @@ void collapse(Shape& shape, std::span<Shape> strides) {
   for (int d = 0; d < shape.size(); ++d) {
     if (shape[d] == 1) continue;
     bool merge = !new_shape.empty();
-    for (std::size_t o = 0; merge && o < strides.size(); ++o)
-      merge = new_strides[o].back() == strides[o][d] * shape[d];
+    for (std::size_t o = 0; merge && o < strides.size(); ++o) merge = new_strides[o].back() == strides[o][d] * shape[d];
     if (merge) {
       new_shape.back() *= shape[d];
       for (std::size_t o = 0; o < strides.size(); ++o) new_strides[o].back() = strides[o][d];

@@ -3,9 +3,9 @@
 // starts at an offset, reverse negates them -- or a fill plus a copy (pad), or one copy per input (concatenate).
 #include <array>
 
-#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
@@ -25,8 +25,9 @@ const Pipeline* byte_pipeline(const char* family, std::size_t bytes, bool contig
   static PipelineCache cache;
   const std::uint64_t key = (family[0] == 'c' ? 0 : 16) + (contiguous ? 32 : 0) + bytes;
   const std::int32_t spec[] = {1};
-  return cache.get(key, [&] { return std::string(family) + "_" + std::to_string(bytes); },
-                   contiguous ? std::span<const std::int32_t>(spec) : std::span<const std::int32_t>());
+  return cache.get(
+      key, [&] { return std::string(family) + "_" + std::to_string(bytes); },
+      contiguous ? std::span<const std::int32_t>(spec) : std::span<const std::int32_t>());
 }
 
 // Offsets and strides are stored modulo 2^32: the shader's int arithmetic wraps alike, and every address it
@@ -50,8 +51,8 @@ void strided_copy(const BufferPtr& src, const BufferPtr& dst, DType dtype, Shape
   // a concatenation part, ...) moves 16 bytes per invocation: one uvec4 per invocation, then the tail elements.
   const std::size_t bytes = size_of(dtype);
   const std::int64_t per = 16 / static_cast<std::int64_t>(bytes);
-  const bool contiguous = shape.size() == 1 && strides[0][0] == 1 && strides[1][0] == 1 && in_offset % per == 0 &&
-                          out_offset % per == 0;
+  const bool contiguous =
+      shape.size() == 1 && strides[0][0] == 1 && strides[1][0] == 1 && in_offset % per == 0 && out_offset % per == 0;
   const std::uint64_t items = contiguous ? push.count / per + push.count % per : push.count;
   const Grid g = grid_for_items(items);
   runtime().dispatch(byte_pipeline("copy", bytes, contiguous), {{&src, false}, {&dst, true}}, push_bytes(push), g.x,
@@ -151,7 +152,8 @@ bool movement(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& r
       result = allocate(out);
       copy_padded(call.attrs_as<PadAttrs>(), x, out, result);
       return true;
-    default: return false;
+    default:
+      return false;
   }
   result = allocate(out);
   strided_copy(buffer_of(x), result, out.dtype, out.shape, in_strides, row_major(out.shape), offset, 0);

@@ -1,15 +1,16 @@
 // OpCode::reduce and OpCode::arg_reduce (src/vulkan/kernels/reduce.comp, arg_reduce.comp).
 //
 // reduce: the kept and the reduced axes are each collapsed into groups of neighbouring axes read through strides;
-// at rank <= 8, with size-1 axes dropped, they alternate at most 4 times each (reduce.comp's push constants). One workgroup per (output, chunk of 16384 reduced
-// elements); when there is more than one chunk the partials, [outputs, chunks] in the output dtype, are reduced
-// again by the same shader until one chunk remains -- the order reference/reduce.cpp defines. A contiguous
-// reduced run (see vectorisable()) takes the reduce_vec4_* variant: same lanes and order, vector loads.
+// at rank <= 8, with size-1 axes dropped, they alternate at most 4 times each (reduce.comp's push constants). One
+// workgroup per (output, chunk of 16384 reduced elements); when there is more than one chunk the partials, [outputs,
+// chunks] in the output dtype, are reduced again by the same shader until one chunk remains -- the order
+// reference/reduce.cpp defines. A contiguous reduced run (see vectorisable()) takes the reduce_vec4_* variant: same
+// lanes and order, vector loads.
 #include <algorithm>
 
-#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
@@ -81,9 +82,12 @@ bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, Buff
     const bool vec4 = !logical && vectorisable(kept, reduced);
     const auto key = static_cast<std::uint64_t>(src_dtype) | static_cast<std::uint64_t>(fn) << 8 |
                      static_cast<std::uint64_t>(vec4) << 16;
-    const Pipeline* p = cache.get(key, [&] {
-      return std::string(logical ? "reduce_bool_" : vec4 ? "reduce_vec4_" : "reduce_") + variant_name(src_dtype);
-    }, spec);
+    const Pipeline* p = cache.get(
+        key,
+        [&] {
+          return std::string(logical ? "reduce_bool_" : vec4 ? "reduce_vec4_" : "reduce_") + variant_name(src_dtype);
+        },
+        spec);
     BufferPtr dst = chunks == 1 ? allocate(out)
                                 : runtime().allocate(static_cast<std::size_t>(outputs) * chunks * size_of(out.dtype));
     if (outputs == 0) {
@@ -127,7 +131,8 @@ bool run_arg_reduce(const OpCall& call, const Tensor& x, const TensorType& out, 
   static PipelineCache cache;
   const std::int32_t spec[] = {static_cast<std::int32_t>(attrs.fn)};
   const auto key = static_cast<std::uint64_t>(x.dtype()) | static_cast<std::uint64_t>(attrs.fn) << 8;
-  const Pipeline* p = cache.get(key, [&] { return std::string("arg_reduce_") + variant_name(x.dtype()); }, spec);
+  const Pipeline* p = cache.get(
+      key, [&] { return std::string("arg_reduce_") + variant_name(x.dtype()); }, spec);
   result = allocate(out);
   ArgPush push{static_cast<std::uint32_t>(num_elements(out.shape)), static_cast<std::uint32_t>(length),
                static_cast<std::uint32_t>(inner)};

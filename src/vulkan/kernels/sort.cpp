@@ -1,4 +1,5 @@
-// OpCode::sort, OpCode::argsort (src/vulkan/kernels/sort.comp) and OpCode::cumulative (src/vulkan/kernels/cumulative.comp).
+// OpCode::sort, OpCode::argsort (src/vulkan/kernels/sort.comp) and OpCode::cumulative
+// (src/vulkan/kernels/cumulative.comp).
 //
 // Sorting works on contiguous lines: an axis other than the last is moved last by a strided copy and moved back
 // after. Each line is cut into tiles of up to 1024 elements, sorted in shared memory, then merged pairwise in
@@ -7,9 +8,9 @@
 #include <algorithm>
 #include <bit>
 
-#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
@@ -30,7 +31,8 @@ const Pipeline* sort_pipeline(bool tile, DType dtype, bool descending) {
   static PipelineCache cache;
   const std::int32_t spec[] = {descending ? 1 : 0};
   const std::uint64_t key = static_cast<std::uint64_t>(dtype) | (tile ? 1u : 0u) << 8 | (descending ? 1u : 0u) << 9;
-  return cache.get(key, [&] { return std::string(tile ? "sort_tile_" : "sort_merge_") + variant_name(dtype); }, spec);
+  return cache.get(
+      key, [&] { return std::string(tile ? "sort_tile_" : "sort_merge_") + variant_name(dtype); }, spec);
 }
 
 // The permutation moving `axis` last, and the strides that read a row-major tensor of the permuted shape back
@@ -49,7 +51,8 @@ AxisLast axis_last(const Shape& shape, int axis) {
   a.shape.push_back(shape[axis]);
   a.strides_in.push_back(row[axis]);
   const Shape permuted_row = row_major(a.shape);
-  for (int d = 0, p = 0; d < shape.size(); ++d) a.strides_back.push_back(permuted_row[d == axis ? shape.size() - 1 : p++]);
+  for (int d = 0, p = 0; d < shape.size(); ++d)
+    a.strides_back.push_back(permuted_row[d == axis ? shape.size() - 1 : p++]);
   return a;
 }
 
@@ -82,7 +85,8 @@ bool run_cumulative(const OpCall& call, const Tensor& x, const TensorType& out, 
   const std::int32_t spec[] = {static_cast<std::int32_t>(attrs.fn), attrs.reverse ? 1 : 0};
   const std::uint64_t key = static_cast<std::uint64_t>(x.dtype()) | static_cast<std::uint64_t>(attrs.fn) << 8 |
                             (attrs.reverse ? 1u : 0u) << 16;
-  const Pipeline* p = cache.get(key, [&] { return std::string("cumulative_") + variant_name(x.dtype()); }, spec);
+  const Pipeline* p = cache.get(
+      key, [&] { return std::string("cumulative_") + variant_name(x.dtype()); }, spec);
   const Grid g = grid_for_items(push.lines);
   runtime().dispatch(p, {{&buffer_of(x), false}, {&result, true}}, push_bytes(push), g.x, g.y);
   return true;
@@ -97,7 +101,8 @@ SortedLines sort_lines(const BufferPtr& src, DType dtype, std::int64_t lines, st
   TilePush tile{};
   tile.lines = static_cast<std::uint32_t>(lines);
   tile.n = static_cast<std::uint32_t>(n);
-  tile.tile = static_cast<std::uint32_t>(std::min<std::int64_t>(kMaxTile, std::bit_ceil(static_cast<std::uint64_t>(n))));
+  tile.tile =
+      static_cast<std::uint32_t>(std::min<std::int64_t>(kMaxTile, std::bit_ceil(static_cast<std::uint64_t>(n))));
   tile.tiles = static_cast<std::uint32_t>((n + tile.tile - 1) / tile.tile);
   const Grid g = grid_for_groups(static_cast<std::uint64_t>(lines) * tile.tiles);
   runtime().dispatch(sort_pipeline(true, dtype, descending), {{&src, false}, {&s.values, true}, {&s.positions, true}},
@@ -121,9 +126,12 @@ bool sorting(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& re
   if (!fits_u32(2 * x.size())) return false;
   switch (call.code) {
     case OpCode::sort:
-    case OpCode::argsort: return run_sort(call, x, out, result);
-    case OpCode::cumulative: return out.dtype == x.dtype() && run_cumulative(call, x, out, result);
-    default: return false;
+    case OpCode::argsort:
+      return run_sort(call, x, out, result);
+    case OpCode::cumulative:
+      return out.dtype == x.dtype() && run_cumulative(call, x, out, result);
+    default:
+      return false;
   }
 }
 

@@ -1,14 +1,14 @@
-// OpCode::window_reduce (src/vulkan/kernels/window.comp) and OpCode::window_scatter (src/vulkan/kernels/window_scatter.comp: a SELECT
-// pass writing each window's chosen x index, then a SCATTER pass that gathers, per x element, the source values
-// of the windows that chose it -- deterministic, no atomics).
-// The shaders take 4 axes: runs of axes without a window (size 1, stride 1, no padding) are merged into one,
-// which leaves pooling over [N, C, H, W] with 3 and [N, C, D, H, W] with 4; more is left to the host fallback.
+// OpCode::window_reduce (src/vulkan/kernels/window.comp) and OpCode::window_scatter
+// (src/vulkan/kernels/window_scatter.comp: a SELECT pass writing each window's chosen x index, then a SCATTER pass that
+// gathers, per x element, the source values of the windows that chose it -- deterministic, no atomics). The shaders
+// take 4 axes: runs of axes without a window (size 1, stride 1, no padding) are merged into one, which leaves pooling
+// over [N, C, H, W] with 3 and [N, C, D, H, W] with 4; more is left to the host fallback.
 #include <cstdlib>
 #include <vector>
 
-#include "vulkan/runtime/storage.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
 namespace {
@@ -61,9 +61,10 @@ const Pipeline* window_pipeline(Pass pass, DType dtype, ReduceFn fn) {
   static PipelineCache cache;
   static const char* const names[] = {"window_reduce_", "window_select_", "window_scatter_"};
   const std::int32_t spec[] = {static_cast<std::int32_t>(fn)};
-  const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(fn) << 8 |
-                   static_cast<std::uint64_t>(pass) << 16;
-  return cache.get(key, [&] { return names[static_cast<int>(pass)] + std::string(variant_name(dtype)); }, spec);
+  const auto key =
+      static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(fn) << 8 | static_cast<std::uint64_t>(pass) << 16;
+  return cache.get(
+      key, [&] { return names[static_cast<int>(pass)] + std::string(variant_name(dtype)); }, spec);
 }
 
 void dispatch_items(const Pipeline* p, std::initializer_list<Binding> bindings, const WindowPush& push) {
@@ -97,8 +98,7 @@ bool window(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& res
   BufferPtr selected = runtime().allocate(static_cast<std::size_t>(window_count) * sizeof(std::uint32_t));
   if (window_count > 0) {
     push.count = static_cast<std::uint32_t>(window_count);
-    dispatch_items(window_pipeline(Pass::select, out.dtype, a.fn), {{&buffer_of(x), false}, {&selected, true}},
-                   push);
+    dispatch_items(window_pipeline(Pass::select, out.dtype, a.fn), {{&buffer_of(x), false}, {&selected, true}}, push);
   }
   push.count = static_cast<std::uint32_t>(x.size());
   dispatch_items(window_pipeline(Pass::scatter, out.dtype, a.fn),

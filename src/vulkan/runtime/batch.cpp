@@ -16,9 +16,7 @@ namespace nxv::vulkan {
 namespace {
 
 std::atomic<int>& batch_cap() {
-  static std::atomic<int> cap = [] {
-    return static_cast<int>(settings::count(settings::Id::BATCH_MAX));
-  }();
+  static std::atomic<int> cap = [] { return static_cast<int>(settings::count(settings::Id::BATCH_MAX)); }();
   return cap;
 }
 
@@ -35,10 +33,9 @@ constexpr auto kDeviceWrites = vk::AccessFlagBits::eShaderWrite | vk::AccessFlag
 
 Recording::Recording(const Context& context, std::uint64_t id) : id(id) {
   pool = vk::raii::CommandPool(context.device, vk::CommandPoolCreateInfo{.queueFamilyIndex = context.queue_family});
-  vk::raii::CommandBuffers buffers(context.device,
-                                   vk::CommandBufferAllocateInfo{.commandPool = *pool,
-                                                                 .level = vk::CommandBufferLevel::eSecondary,
-                                                                 .commandBufferCount = 1});
+  vk::raii::CommandBuffers buffers(
+      context.device, vk::CommandBufferAllocateInfo{
+                          .commandPool = *pool, .level = vk::CommandBufferLevel::eSecondary, .commandBufferCount = 1});
   commands = std::move(buffers[0]);
   const vk::CommandBufferInheritanceInfo inheritance{};
   // Simultaneous use: a replay may be submitted while the previous one is still in flight.
@@ -68,10 +65,10 @@ CommandStream::CommandStream(const Context& context, std::uint32_t max_bindings,
   pool_ = vk::raii::CommandPool(context.device,
                                 vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
                                                           .queueFamilyIndex = context.queue_family});
-  vk::raii::CommandBuffers buffers(context.device, vk::CommandBufferAllocateInfo{
-                                                       .commandPool = *pool_,
-                                                       .level = vk::CommandBufferLevel::ePrimary,
-                                                       .commandBufferCount = kSlots});
+  vk::raii::CommandBuffers buffers(
+      context.device,
+      vk::CommandBufferAllocateInfo{
+          .commandPool = *pool_, .level = vk::CommandBufferLevel::ePrimary, .commandBufferCount = kSlots});
   for (std::size_t i = 0; i < kSlots; ++i) {
     slots_[i].commands = std::move(buffers[i]);
     slots_[i].fence = vk::raii::Fence(context.device, vk::FenceCreateInfo{});
@@ -79,9 +76,9 @@ CommandStream::CommandStream(const Context& context, std::uint32_t max_bindings,
   const auto families = context.physical.getQueueFamilyProperties();
   if (profiling_requested() && families[context.queue_family].timestampValidBits > 0 &&
       context.limits.timestampPeriod > 0) {
-    profile_queries_ = vk::raii::QueryPool(context.device,
-                                           vk::QueryPoolCreateInfo{.queryType = vk::QueryType::eTimestamp,
-                                                                   .queryCount = 2 * kProfiledPerSlot * kSlots});
+    profile_queries_ = vk::raii::QueryPool(
+        context.device,
+        vk::QueryPoolCreateInfo{.queryType = vk::QueryType::eTimestamp, .queryCount = 2 * kProfiledPerSlot * kSlots});
     timestamp_ns_ = context.limits.timestampPeriod;
   }
 }
@@ -111,9 +108,9 @@ vk::raii::CommandBuffer& CommandStream::begin() {
 vk::raii::CommandBuffer& CommandStream::target() { return capture_ ? capture_->commands : begin(); }
 
 void CommandStream::barrier() {
-  const vk::MemoryBarrier memory{.srcAccessMask = kDeviceWrites,
-                                 .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eTransferRead |
-                                                  kDeviceWrites};
+  const vk::MemoryBarrier memory{
+      .srcAccessMask = kDeviceWrites,
+      .dstAccessMask = vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eTransferRead | kDeviceWrites};
   target().pipelineBarrier(kDeviceStages, kDeviceStages, {}, memory, {}, {});
   ++epoch_;
   if (capture_)
@@ -165,7 +162,8 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
     if (bindings[i].writes) b.hazards.write_serial = recording_serial_;
     reference(*bindings[i].buffer, b);
     infos[i] = vk::DescriptorBufferInfo{.buffer = b.handle(), .offset = b.offset(), .range = b.range()};
-    writes[i] = vk::WriteDescriptorSet{.dstBinding = static_cast<std::uint32_t>(i), .descriptorCount = 1,
+    writes[i] = vk::WriteDescriptorSet{.dstBinding = static_cast<std::uint32_t>(i),
+                                       .descriptorCount = 1,
                                        .descriptorType = vk::DescriptorType::eStorageBuffer,
                                        .pBufferInfo = &infos[i]};
   }
@@ -174,13 +172,13 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
     commands.bindPipeline(vk::PipelineBindPoint::eCompute, handle);
     bound_pipeline_ = handle;
   }
-  commands.pushDescriptorSetKHR(vk::PipelineBindPoint::eCompute, pipeline.layout, 0,
-                                vk::ArrayProxy<const vk::WriteDescriptorSet>(
-                                    static_cast<std::uint32_t>(bindings.size()), writes.data()));
+  commands.pushDescriptorSetKHR(
+      vk::PipelineBindPoint::eCompute, pipeline.layout, 0,
+      vk::ArrayProxy<const vk::WriteDescriptorSet>(static_cast<std::uint32_t>(bindings.size()), writes.data()));
   if (!push.empty())
-    commands.pushConstants<std::byte>(pipeline.layout, vk::ShaderStageFlagBits::eCompute, 0,
-                                      vk::ArrayProxy<const std::byte>(static_cast<std::uint32_t>(push.size()),
-                                                                      push.data()));
+    commands.pushConstants<std::byte>(
+        pipeline.layout, vk::ShaderStageFlagBits::eCompute, 0,
+        vk::ArrayProxy<const std::byte>(static_cast<std::uint32_t>(push.size()), push.data()));
   if (capture_) {
     commands.dispatch(groups_x, groups_y, groups_z);
     ++capture_->dispatches;
@@ -223,8 +221,8 @@ void CommandStream::copy_out(const BufferPtr& src, std::size_t src_offset, vk::B
   if (b.hazards.write_epoch == epoch_) barrier();
   b.hazards.read_epoch = epoch_;
   reference(src, b);
-  commands.copyBuffer(b.handle(), dst, vk::BufferCopy{.srcOffset = b.offset() + src_offset, .dstOffset = 0,
-                                                      .size = bytes});
+  commands.copyBuffer(b.handle(), dst,
+                      vk::BufferCopy{.srcOffset = b.offset() + src_offset, .dstOffset = 0, .size = bytes});
 }
 
 void CommandStream::begin_capture(std::shared_ptr<Recording> recording) {
@@ -320,8 +318,9 @@ void CommandStream::read_profile(Slot& slot, std::size_t index) {
       vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
   if (result == vk::Result::eSuccess)
     for (std::size_t i = 0; i < slot.profiled.size(); ++i)
-      profile_totals().add(slot.profiled[i]->shader,
-                           static_cast<std::uint64_t>(static_cast<double>(ticks[2 * i + 1] - ticks[2 * i]) * timestamp_ns_));
+      profile_totals().add(
+          slot.profiled[i]->shader,
+          static_cast<std::uint64_t>(static_cast<double>(ticks[2 * i + 1] - ticks[2 * i]) * timestamp_ns_));
   slot.profiled.clear();
 }
 

@@ -63,8 +63,7 @@ class CommandStream {
   void dispatch(const Pipeline& pipeline, std::span<const Binding> bindings, std::span<const std::byte> push,
                 std::uint32_t groups_x, std::uint32_t groups_y, std::uint32_t groups_z);
   // Copies from a host-visible staging buffer into a device buffer (an upload).
-  void copy_in(vk::Buffer src, std::size_t src_offset, const BufferPtr& dst, std::size_t dst_offset,
-               std::size_t bytes);
+  void copy_in(vk::Buffer src, std::size_t src_offset, const BufferPtr& dst, std::size_t dst_offset, std::size_t bytes);
   // Copies from a device buffer into a host-visible readback buffer (a download).
   void copy_out(const BufferPtr& src, std::size_t src_offset, vk::Buffer dst, std::size_t bytes);
 
@@ -95,12 +94,12 @@ class CommandStream {
     vk::raii::Fence fence{nullptr};
     std::vector<BufferPtr> references;
     std::vector<std::shared_ptr<Recording>> recordings;  // executed in this batch
-    std::vector<const Pipeline*> profiled;  // the dispatches whose timestamps this slot's queries hold
+    std::vector<const Pipeline*> profiled;               // the dispatches whose timestamps this slot's queries hold
     std::uint64_t serial = 0;
     bool in_flight = false;
   };
 
-  vk::raii::CommandBuffer& begin();  // the recording command buffer, begun if needed
+  vk::raii::CommandBuffer& begin();   // the recording command buffer, begun if needed
   vk::raii::CommandBuffer& target();  // the capture's command buffer while capturing, else begin()'s
   void barrier();
   void submit_when_full();  // NXV_BATCH_MAX's rule, after a dispatch or a recording
@@ -112,8 +111,8 @@ class CommandStream {
   std::uint32_t max_bindings_, push_constant_bytes_;
   vk::raii::CommandPool pool_{nullptr};
   std::array<Slot, kSlots> slots_;
-  std::size_t current_ = 0;      // the slot being recorded into
-  bool recording_ = false;       // slots_[current_] has begun
+  std::size_t current_ = 0;  // the slot being recorded into
+  bool recording_ = false;   // slots_[current_] has begun
   std::uint32_t pending_dispatches_ = 0;
   vk::Pipeline bound_pipeline_;  // in the recording command buffer
   std::uint64_t epoch_ = 1;      // barrier epoch (HazardState's 0 means "never")

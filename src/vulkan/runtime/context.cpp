@@ -54,8 +54,8 @@ std::unique_ptr<Instance> create_instance() {
   } catch (const std::exception& e) {
     detail::fail("vulkan: cannot load the Vulkan loader (libvulkan.so.1): ", e.what());
   }
-  vk::ApplicationInfo app{.pApplicationName = "nx_vulkan", .pEngineName = "nx_vulkan",
-                          .apiVersion = VK_API_VERSION_1_2};
+  vk::ApplicationInfo app{
+      .pApplicationName = "nx_vulkan", .pEngineName = "nx_vulkan", .apiVersion = VK_API_VERSION_1_2};
   std::vector<const char*> layers, extensions;
   bool sync_validation = false;
   const bool validate = validation_requested() && has_layer(result->loader, kValidationLayer);
@@ -66,8 +66,8 @@ std::unique_ptr<Instance> create_instance() {
   const vk::ValidationFeatureEnableEXT sync = vk::ValidationFeatureEnableEXT::eSynchronizationValidation;
   vk::ValidationFeaturesEXT features{.enabledValidationFeatureCount = 1, .pEnabledValidationFeatures = &sync};
   vk::DebugUtilsMessengerCreateInfoEXT messenger_info{
-      .messageSeverity = vk::DebugUtilsMessageSeverityFlagBitsEXT::eWarning |
-                         vk::DebugUtilsMessageSeverityFlagBitsEXT::eError,
+      .messageSeverity =
+          vk::DebugUtilsMessageSeverityFlagBitsEXT::eWarning | vk::DebugUtilsMessageSeverityFlagBitsEXT::eError,
       .messageType = vk::DebugUtilsMessageTypeFlagBitsEXT::eGeneral |
                      vk::DebugUtilsMessageTypeFlagBitsEXT::eValidation |
                      vk::DebugUtilsMessageTypeFlagBitsEXT::ePerformance,
@@ -136,8 +136,8 @@ Context::Context() : instance(create_instance()) {
   want12.shaderFloat16 = has12.shaderFloat16;
 
   const float priority = 1.0f;
-  vk::DeviceQueueCreateInfo queue_info{.queueFamilyIndex = queue_family, .queueCount = 1,
-                                       .pQueuePriorities = &priority};
+  vk::DeviceQueueCreateInfo queue_info{
+      .queueFamilyIndex = queue_family, .queueCount = 1, .pQueuePriorities = &priority};
   // Every binding is pushed with vkCmdPushDescriptorSetKHR, so there is no descriptor pool that could grow
   // (or run dry) with the number of dispatches.
   const char* extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
@@ -153,8 +153,8 @@ Context::Context() : instance(create_instance()) {
   }
   queue = vk::raii::Queue(device, queue_family, 0);
 
-  const auto properties = physical.getProperties2<vk::PhysicalDeviceProperties2,
-                                                  vk::PhysicalDevicePushDescriptorPropertiesKHR>();
+  const auto properties =
+      physical.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDevicePushDescriptorPropertiesKHR>();
   limits = properties.get<vk::PhysicalDeviceProperties2>().properties.limits;
   max_push_descriptors = properties.get<vk::PhysicalDevicePushDescriptorPropertiesKHR>().maxPushDescriptors;
   memory = physical.getMemoryProperties();

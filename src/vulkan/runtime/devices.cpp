@@ -15,11 +15,16 @@ namespace {
 
 const char* type_name(vk::PhysicalDeviceType type) {
   switch (type) {
-    case vk::PhysicalDeviceType::eDiscreteGpu: return "discrete";
-    case vk::PhysicalDeviceType::eIntegratedGpu: return "integrated";
-    case vk::PhysicalDeviceType::eVirtualGpu: return "virtual";
-    case vk::PhysicalDeviceType::eCpu: return "cpu";
-    default: return "other";
+    case vk::PhysicalDeviceType::eDiscreteGpu:
+      return "discrete";
+    case vk::PhysicalDeviceType::eIntegratedGpu:
+      return "integrated";
+    case vk::PhysicalDeviceType::eVirtualGpu:
+      return "virtual";
+    case vk::PhysicalDeviceType::eCpu:
+      return "cpu";
+    default:
+      return "other";
   }
 }
 
@@ -74,8 +79,8 @@ int pick_named(const std::vector<DeviceDescription>& devices, const std::string&
   if (numeric) {
     index = std::atoi(wanted.c_str());
     if (index >= static_cast<int>(devices.size()))
-      detail::fail("vulkan: NXV_DEVICE=", wanted, " but there are ", devices.size(), " Vulkan devices:",
-                   device_list(devices));
+      detail::fail("vulkan: NXV_DEVICE=", wanted, " but there are ", devices.size(),
+                   " Vulkan devices:", device_list(devices));
   } else {
     for (const auto& d : devices)
       if (lower(d.name).find(lower(wanted)) != std::string::npos) {
@@ -142,12 +147,14 @@ int pick_from(const std::vector<DeviceDescription>& devices, std::string* reason
   for (const char* type : {"discrete", "integrated", "virtual", "cpu"})
     for (const auto& d : devices)
       if (d.usable && d.type == type) {
-        if (reason) *reason = std::string("the first usable ") + type + " device (discrete > integrated > virtual > cpu)";
+        if (reason)
+          *reason = std::string("the first usable ") + type + " device (discrete > integrated > virtual > cpu)";
         return d.index;
       }
-  detail::fail("vulkan: no usable Vulkan device (nx_vulkan needs Vulkan 1.2, shaderFloat64, shaderInt64, shaderInt8, "
-               "storageBuffer8BitAccess, VK_KHR_push_descriptor and a compute queue):",
-               device_list(devices));
+  detail::fail(
+      "vulkan: no usable Vulkan device (nx_vulkan needs Vulkan 1.2, shaderFloat64, shaderInt64, shaderInt8, "
+      "storageBuffer8BitAccess, VK_KHR_push_descriptor and a compute queue):",
+      device_list(devices));
 }
 
 std::vector<DeviceDescription> list_devices() {
@@ -155,8 +162,7 @@ std::vector<DeviceDescription> list_devices() {
     const auto instance = create_instance();
     vk::raii::PhysicalDevices devices(instance->instance);
     std::vector<DeviceDescription> result;
-    for (std::size_t i = 0; i < devices.size(); ++i)
-      result.push_back(describe_device(devices[i], static_cast<int>(i)));
+    for (std::size_t i = 0; i < devices.size(); ++i) result.push_back(describe_device(devices[i], static_cast<int>(i)));
     return result;
   } catch (const std::exception&) {
     return {};  // no loader, no driver, or no device: documented as an empty list

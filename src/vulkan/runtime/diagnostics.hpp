@@ -37,9 +37,10 @@ bool maps_device_memory(const Runtime& runtime);
 MemoryStats memory_stats(const Runtime& runtime);
 void release_cached_memory(Runtime& runtime);
 
-// The runtime's on-disk pipeline cache (src/vulkan/runtime/disk_cache.hpp: nxv::vulkan::cache_directory): the file (empty when caching is off), the
-// bytes of VkPipelineCache data it started from (0: a cold start, or a missing, corrupt or foreign file), and
-// the pipelines created since (the file is rewritten when the runtime is destroyed, if any were).
+// The runtime's on-disk pipeline cache (src/vulkan/runtime/disk_cache.hpp: nxv::vulkan::cache_directory): the file
+// (empty when caching is off), the bytes of VkPipelineCache data it started from (0: a cold start, or a missing,
+// corrupt or foreign file), and the pipelines created since (the file is rewritten when the runtime is destroyed, if
+// any were).
 struct PipelineCacheInfo {
   std::filesystem::path file;
   std::size_t loaded_bytes = 0;

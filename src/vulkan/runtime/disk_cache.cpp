@@ -3,14 +3,13 @@
 #include "vulkan/runtime/disk_cache.hpp"
 #include "core/settings.hpp"
 
+#include <unistd.h>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <system_error>
-#include <unistd.h>
-
 
 namespace nxv::vulkan {
 namespace {
@@ -71,7 +70,8 @@ std::optional<std::vector<std::byte>> read_cache_entry(const std::filesystem::pa
     return reject(path, "truncated key");
   if (!std::equal(stored_key.begin(), stored_key.end(), key.begin(), key.end()))
     return reject(path, "another key (device, driver or content)");
-  constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 32;  // no cache entry is near 4 GiB; a bigger one is garbage
+  constexpr std::uint64_t kMaxPayload = std::uint64_t{1}
+                                        << 32;  // no cache entry is near 4 GiB; a bigger one is garbage
   if (h.payload_bytes > kMaxPayload) return reject(path, "implausible payload length");
   std::vector<std::byte> payload(h.payload_bytes);
   if (!in.read(reinterpret_cast<char*>(payload.data()), static_cast<std::streamsize>(payload.size())))

@@ -34,7 +34,8 @@ bool has_unified_memory(const Context& context) {
   const auto wanted = vk::MemoryPropertyFlagBits::eDeviceLocal | vk::MemoryPropertyFlagBits::eHostVisible |
                       vk::MemoryPropertyFlagBits::eHostCoherent | vk::MemoryPropertyFlagBits::eHostCached;
   for (std::uint32_t t = 0; t < m.memoryTypeCount; ++t)
-    if ((m.memoryTypes[t].propertyFlags & wanted) == wanted && m.memoryHeaps[m.memoryTypes[t].heapIndex].size >= largest)
+    if ((m.memoryTypes[t].propertyFlags & wanted) == wanted &&
+        m.memoryHeaps[m.memoryTypes[t].heapIndex].size >= largest)
       return true;
   return false;
 }
@@ -62,7 +63,8 @@ std::uint32_t Allocator::device_memory_type() const {
                      -std::popcount(static_cast<VkMemoryPropertyFlags>(flags)));
   };
   for (std::uint32_t t = 0; t < m.memoryTypeCount; ++t)
-    if ((m.memoryTypes[t].propertyFlags & required) == required && (best == m.memoryTypeCount || score(t) > score(best)))
+    if ((m.memoryTypes[t].propertyFlags & required) == required &&
+        (best == m.memoryTypeCount || score(t) > score(best)))
       best = t;
   if (best == m.memoryTypeCount)
     detail::fail("vulkan: ", context_->description.name, " has no device-local memory type",
@@ -90,17 +92,17 @@ std::unique_ptr<Block> Allocator::allocate_block(std::size_t bytes, std::uint32_
   auto block = std::make_unique<Block>();
   block->size = bytes;
   const auto& device = context_->device;
-  block->buffer = vk::raii::Buffer(device, vk::BufferCreateInfo{
-      .size = bytes,
-      .usage = vk::BufferUsageFlagBits::eStorageBuffer | vk::BufferUsageFlagBits::eTransferSrc |
-               vk::BufferUsageFlagBits::eTransferDst,
-      .sharingMode = vk::SharingMode::eExclusive});
+  block->buffer = vk::raii::Buffer(device, vk::BufferCreateInfo{.size = bytes,
+                                                                .usage = vk::BufferUsageFlagBits::eStorageBuffer |
+                                                                         vk::BufferUsageFlagBits::eTransferSrc |
+                                                                         vk::BufferUsageFlagBits::eTransferDst,
+                                                                .sharingMode = vk::SharingMode::eExclusive});
   const auto requirements = block->buffer.getMemoryRequirements();
   if (!(requirements.memoryTypeBits & (1u << type)))
     detail::fail("vulkan: memory type ", type, " cannot back a storage buffer on ", context_->description.name);
   try {
-    block->memory = vk::raii::DeviceMemory(device, vk::MemoryAllocateInfo{.allocationSize = requirements.size,
-                                                                          .memoryTypeIndex = type});
+    block->memory = vk::raii::DeviceMemory(
+        device, vk::MemoryAllocateInfo{.allocationSize = requirements.size, .memoryTypeIndex = type});
   } catch (const vk::OutOfDeviceMemoryError&) {
     return nullptr;
   } catch (const vk::OutOfHostMemoryError&) {
@@ -156,8 +158,7 @@ std::unique_ptr<Block> Allocator::allocate_host_block(std::size_t bytes, bool ca
   const std::uint32_t type = host_memory_type(cached);
   std::lock_guard lock(mutex_);
   auto block = allocate_block(bytes, type, true);
-  if (!block)
-    detail::fail("vulkan: out of memory allocating a ", bytes, "-byte host-visible transfer buffer");
+  if (!block) detail::fail("vulkan: out of memory allocating a ", bytes, "-byte host-visible transfer buffer");
   return block;
 }
 
@@ -180,8 +181,8 @@ void Allocator::release_cached() {
 
 MemoryStats Allocator::stats() const {
   std::lock_guard lock(mutex_);
-  return MemoryStats{.bytes_in_use = in_use_, .bytes_cached = block_bytes_ - in_use_,
-                     .device_allocations = allocations_};
+  return MemoryStats{
+      .bytes_in_use = in_use_, .bytes_cached = block_bytes_ - in_use_, .device_allocations = allocations_};
 }
 
 }  // namespace nxv::vulkan

@@ -87,8 +87,8 @@ std::uint32_t count_bindings(std::span<const std::uint32_t> spirv) {
 }
 
 PipelineCache::PipelineCache(const Context& context, std::span<const std::byte> cache_data) : context_(context) {
-  max_bindings_ = std::min({kMaxBindings, context.max_push_descriptors,
-                            context.limits.maxPerStageDescriptorStorageBuffers});
+  max_bindings_ =
+      std::min({kMaxBindings, context.max_push_descriptors, context.limits.maxPerStageDescriptorStorageBuffers});
   push_constant_bytes_ = std::min(kMaxPushConstants, context.limits.maxPushConstantsSize);
   std::vector<vk::DescriptorSetLayoutBinding> bindings(max_bindings_);
   for (std::uint32_t b = 0; b < max_bindings_; ++b)
@@ -97,20 +97,19 @@ PipelineCache::PipelineCache(const Context& context, std::span<const std::byte> 
                                                  .descriptorCount = 1,
                                                  .stageFlags = vk::ShaderStageFlagBits::eCompute};
   set_layout_ = vk::raii::DescriptorSetLayout(
-      context.device, vk::DescriptorSetLayoutCreateInfo{
-                          .flags = vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR,
-                          .bindingCount = max_bindings_,
-                          .pBindings = bindings.data()});
-  const vk::PushConstantRange push{.stageFlags = vk::ShaderStageFlagBits::eCompute, .offset = 0,
-                                   .size = push_constant_bytes_};
+      context.device,
+      vk::DescriptorSetLayoutCreateInfo{.flags = vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR,
+                                        .bindingCount = max_bindings_,
+                                        .pBindings = bindings.data()});
+  const vk::PushConstantRange push{
+      .stageFlags = vk::ShaderStageFlagBits::eCompute, .offset = 0, .size = push_constant_bytes_};
   const vk::DescriptorSetLayout set = *set_layout_;
-  layout_ = vk::raii::PipelineLayout(context.device, vk::PipelineLayoutCreateInfo{.setLayoutCount = 1,
-                                                                                  .pSetLayouts = &set,
-                                                                                  .pushConstantRangeCount = 1,
-                                                                                  .pPushConstantRanges = &push});
-  cache_ = vk::raii::PipelineCache(context.device, vk::PipelineCacheCreateInfo{
-                                                       .initialDataSize = cache_data.size(),
-                                                       .pInitialData = cache_data.data()});
+  layout_ = vk::raii::PipelineLayout(
+      context.device,
+      vk::PipelineLayoutCreateInfo{
+          .setLayoutCount = 1, .pSetLayouts = &set, .pushConstantRangeCount = 1, .pPushConstantRanges = &push});
+  cache_ = vk::raii::PipelineCache(context.device, vk::PipelineCacheCreateInfo{.initialDataSize = cache_data.size(),
+                                                                               .pInitialData = cache_data.data()});
 }
 
 const vk::raii::ShaderModule& PipelineCache::module(const std::string& shader, std::uint32_t* bindings) {
@@ -124,17 +123,17 @@ const vk::raii::ShaderModule& PipelineCache::module(const std::string& shader, s
     const auto& d = context_.description;
     // NXV_FLOAT_CONTROLS=0: the modules as compiled, for A/B measurements of what the modes cost.
     static const bool float_controls = settings::flag(settings::Id::FLOAT_CONTROLS);
-    const auto patched = float_controls ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
-                                                                      d.signed_zero_inf_nan_f32,
-                                                                      d.signed_zero_inf_nan_f64})
-                                        : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
+    const auto patched = float_controls
+                             ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
+                                                           d.signed_zero_inf_nan_f32, d.signed_zero_inf_nan_f64})
+                             : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
     spirv = patched;
     const std::uint32_t count = count_bindings(spirv);
     if (count > max_bindings_)
-      detail::fail("vulkan: shader '", shader, "' declares ", count, " storage-buffer bindings; the runtime's layout has ",
-                   max_bindings_);
-    vk::raii::ShaderModule m(context_.device, vk::ShaderModuleCreateInfo{.codeSize = spirv.size_bytes(),
-                                                                         .pCode = spirv.data()});
+      detail::fail("vulkan: shader '", shader, "' declares ", count,
+                   " storage-buffer bindings; the runtime's layout has ", max_bindings_);
+    vk::raii::ShaderModule m(context_.device,
+                             vk::ShaderModuleCreateInfo{.codeSize = spirv.size_bytes(), .pCode = spirv.data()});
     it = modules_.emplace(shader, Module{std::move(m), count}).first;
   }
   *bindings = it->second.bindings;
@@ -157,10 +156,11 @@ const Pipeline* PipelineCache::get(std::string_view shader, std::span<const std:
                                          .pMapEntries = entries.data(),
                                          .dataSize = specialization.size_bytes(),
                                          .pData = specialization.data()};
-  const vk::ComputePipelineCreateInfo info{
-      .stage = {.stage = vk::ShaderStageFlagBits::eCompute, .module = *m, .pName = "main",
-                .pSpecializationInfo = &constants},
-      .layout = *layout_};
+  const vk::ComputePipelineCreateInfo info{.stage = {.stage = vk::ShaderStageFlagBits::eCompute,
+                                                     .module = *m,
+                                                     .pName = "main",
+                                                     .pSpecializationInfo = &constants},
+                                           .layout = *layout_};
   try {
     p->pipeline = vk::raii::Pipeline(context_.device, cache_, info);
   } catch (const vk::SystemError& e) {

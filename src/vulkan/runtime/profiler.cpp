@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-
 namespace nxv::vulkan {
 
 bool profiling_requested() { return settings::flag(settings::Id::PROFILE); }

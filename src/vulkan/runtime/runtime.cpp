@@ -152,8 +152,8 @@ class RuntimeImpl final : public Runtime {
     std::lock_guard lock(mutex_);
     vulkan_call("dispatch", [&] {
       spoil_foreign_capture();
-      stream_.dispatch(*pipeline, std::span<const Binding>(bindings.begin(), bindings.size()), push, groups_x,
-                       groups_y, groups_z);
+      stream_.dispatch(*pipeline, std::span<const Binding>(bindings.begin(), bindings.size()), push, groups_x, groups_y,
+                       groups_z);
     });
   }
 
@@ -165,9 +165,7 @@ class RuntimeImpl final : public Runtime {
   bool begin_capture() override {
     std::lock_guard lock(mutex_);
     if (stream_.capture() != nullptr) return false;
-    vulkan_call("begin_capture", [&] {
-      stream_.begin_capture(std::make_shared<Recording>(*context_, ++captures_));
-    });
+    vulkan_call("begin_capture", [&] { stream_.begin_capture(std::make_shared<Recording>(*context_, ++captures_)); });
     capture_thread_.store(std::this_thread::get_id());
     return true;
   }
@@ -262,7 +260,7 @@ class RuntimeImpl final : public Runtime {
   std::size_t loaded_pipeline_cache_bytes_ = 0;
   PipelineCache pipelines_;
   CommandStream stream_;
-  std::mutex mutex_;  // one lock around pipelines, recording and submission
+  std::mutex mutex_;                               // one lock around pipelines, recording and submission
   std::atomic<std::thread::id> capture_thread_{};  // the capturing thread, while a capture runs
   std::uint64_t captures_ = 0;
 };
@@ -321,8 +319,11 @@ void shut_down_default_runtime() {
 bool runtime_alive() { return !g_shut_down.load(); }
 
 RecordingStats stats(const Recording& r) {
-  RecordingStats s{.dispatches = r.dispatches, .barriers = r.barriers, .buffers = r.owned.size(),
-                   .allocations = r.allocations, .requested_bytes = r.requested_bytes};
+  RecordingStats s{.dispatches = r.dispatches,
+                   .barriers = r.barriers,
+                   .buffers = r.owned.size(),
+                   .allocations = r.allocations,
+                   .requested_bytes = r.requested_bytes};
   for (const auto& b : r.owned) s.bytes += b->size();
   return s;
 }
@@ -358,9 +359,13 @@ void flush() {
 
 Counters counters() {
   const AtomicCounters& c = counter_state();
-  return Counters{.dispatches = c.dispatches.load(), .submits = c.submits.load(), .fence_waits = c.fence_waits.load(),
-                  .barriers = c.barriers.load(), .bytes_uploaded = c.bytes_uploaded.load(),
-                  .bytes_downloaded = c.bytes_downloaded.load(), .pipelines_created = c.pipelines_created.load(),
+  return Counters{.dispatches = c.dispatches.load(),
+                  .submits = c.submits.load(),
+                  .fence_waits = c.fence_waits.load(),
+                  .barriers = c.barriers.load(),
+                  .bytes_uploaded = c.bytes_uploaded.load(),
+                  .bytes_downloaded = c.bytes_downloaded.load(),
+                  .pipelines_created = c.pipelines_created.load(),
                   .replays = c.replays.load()};
 }
 

@@ -53,8 +53,10 @@ std::vector<std::uint32_t> with_float_controls(std::span<const std::uint32_t> sp
   const Mode wanted[] = {
       {controls.denorm_preserve_f32, kCapabilityDenormPreserve, kExecutionModeDenormPreserve, 32},
       {controls.denorm_preserve_f64, kCapabilityDenormPreserve, kExecutionModeDenormPreserve, 64},
-      {controls.signed_zero_inf_nan_f32, kCapabilitySignedZeroInfNanPreserve, kExecutionModeSignedZeroInfNanPreserve, 32},
-      {controls.signed_zero_inf_nan_f64, kCapabilitySignedZeroInfNanPreserve, kExecutionModeSignedZeroInfNanPreserve, 64},
+      {controls.signed_zero_inf_nan_f32, kCapabilitySignedZeroInfNanPreserve, kExecutionModeSignedZeroInfNanPreserve,
+       32},
+      {controls.signed_zero_inf_nan_f64, kCapabilitySignedZeroInfNanPreserve, kExecutionModeSignedZeroInfNanPreserve,
+       64},
   };
   std::vector<std::uint32_t> capability;
   for (std::uint32_t cap : {kCapabilityDenormPreserve, kCapabilitySignedZeroInfNanPreserve})

@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "support/bench_cli.hpp"
 #include "io/json.hpp"
+#include "support/bench_cli.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nxv {
@@ -21,10 +21,10 @@ TEST(NxvBenchGemm, GemmOnlyMeasuresOneArmPerDtypeAndDotVariant) {
   ASSERT_TRUE(fs::exists(bench_binary())) << bench_binary() << " is missing: build the nxv-bench target";
   io_test::TempDir dir;
   const fs::path json = dir.path() / "gemm.json";
-  ASSERT_EQ(run_bench("--suite kernels --smoke --gemm-only --dot-kernels tiled,mid,big --json " + json.string(),
-                      dir.path())
-                .exit_code,
-            0)
+  ASSERT_EQ(
+      run_bench("--suite kernels --smoke --gemm-only --dot-kernels tiled,mid,big --json " + json.string(), dir.path())
+          .exit_code,
+      0)
       << read_text(dir.path() / "stderr.txt");
   const Value root = io::json::parse(read_text(json));
   std::set<std::string> ids;

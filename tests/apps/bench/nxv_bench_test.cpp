@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "bench/harness.hpp"
-#include "support/bench_cli.hpp"
 #include "io/json.hpp"
+#include "support/bench_cli.hpp"
 #include "support/temp_dir.hpp"
 
 namespace nxv {
@@ -39,12 +39,32 @@ TEST(BenchHarness, PercentilesInterpolateBetweenOrderStatistics) {
 TEST(BenchHarness, ArmsAlternateAfterTheWarmUpAndSlowArmsTakeFewerSamples) {
   std::string order;
   double a = 0, b = 0, c = 0;
-  const std::vector<bench::Arm> arms{{"A", [&] { order += 'A'; return a += 1; }, 0, true},
-                                     {"B", [&] { order += 'B'; return b += 1; }, 0, true},
-                                     {"C", [&] { order += 'C'; return c += 1; }, 2, false}};
+  const std::vector<bench::Arm> arms{{"A",
+                                      [&] {
+                                        order += 'A';
+                                        return a += 1;
+                                      },
+                                      0, true},
+                                     {"B",
+                                      [&] {
+                                        order += 'B';
+                                        return b += 1;
+                                      },
+                                      0, true},
+                                     {"C",
+                                      [&] {
+                                        order += 'C';
+                                        return c += 1;
+                                      },
+                                      2, false}};
   const std::vector<bench::Stats> s = bench::alternate(arms, 4, /*warmup_ms=*/0);
   // Warm-up: each arm once; then rounds A B C, A B C, A B, A B.
-  EXPECT_EQ(order, "ABC" "ABC" "ABC" "AB" "AB");
+  EXPECT_EQ(order,
+            "ABC"
+            "ABC"
+            "ABC"
+            "AB"
+            "AB");
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].samples, (std::vector<double>{2, 3, 4, 5}));  // the warm-up's sample is not kept
   EXPECT_EQ(s[2].samples, (std::vector<double>{2, 3}));
@@ -53,8 +73,18 @@ TEST(BenchHarness, ArmsAlternateAfterTheWarmUpAndSlowArmsTakeFewerSamples) {
 TEST(BenchHarness, WarmUpRunsOnlyTheGpuArmsUntilItsTimeHasPassed) {
   int gpu = 0, host = 0;
   const std::vector<bench::Arm> arms{
-      {"gpu", [&] { ++gpu; return bench::time_seconds([] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }); }, 0, true},
-      {"host", [&] { ++host; return 0.0; }, 1, false}};
+      {"gpu",
+       [&] {
+         ++gpu;
+         return bench::time_seconds([] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); });
+       },
+       0, true},
+      {"host",
+       [&] {
+         ++host;
+         return 0.0;
+       },
+       1, false}};
   bench::alternate(arms, 1, /*warmup_ms=*/30);
   EXPECT_GE(gpu, 1 + 10);  // >= 30 ms of 2 ms samples, plus the timed one
   EXPECT_EQ(host, 2);      // once in the warm-up, once timed
@@ -87,9 +117,10 @@ TEST_F(NxvBenchCli, SmokeRunWritesEveryExpectedRowAsJsonAndMarkdown) {
   const fs::path json_path = dir_.path() / "bench.json", md_path = dir_.path() / "bench.md",
                  results = dir_.path() / "RESULTS.md";
   std::ofstream(results) << "# Benchmark results\n";
-  const BenchRun r = run_bench("--smoke --suite all --json " + json_path.string() + " --markdown " + md_path.string() +
-                              " --append-results " + results.string() + " --work-dir " + (dir_.path() / "work").string(),
-                          dir_.path());
+  const BenchRun r =
+      run_bench("--smoke --suite all --json " + json_path.string() + " --markdown " + md_path.string() +
+                    " --append-results " + results.string() + " --work-dir " + (dir_.path() / "work").string(),
+                dir_.path());
   ASSERT_EQ(r.exit_code, 0) << read_text(dir_.path() / "stderr.txt");
 
   const Value root = io::json::parse(read_text(json_path));
@@ -104,9 +135,9 @@ TEST_F(NxvBenchCli, SmokeRunWritesEveryExpectedRowAsJsonAndMarkdown) {
     for (const char* dtype : {"f32", "f64"})
       for (const char* what : {"vs_reference", "batching"})
         expected.push_back(std::string("train.") + model + ".b2." + dtype + "." + what);
-  for (const char* id : {"record_op", "dispatch_in_batch", "batching_per_op", "submit_round_trip", "add.65536",
-                         "sum.65536", "gemm.f32.64", "gemm.f64.64", "conv.forward", "conv.forward_backward",
-                         "cold_start"})
+  for (const char* id :
+       {"record_op", "dispatch_in_batch", "batching_per_op", "submit_round_trip", "add.65536", "sum.65536",
+        "gemm.f32.64", "gemm.f64.64", "conv.forward", "conv.forward_backward", "cold_start"})
     expected.push_back(std::string("kernels.") + id);
 
   std::map<std::string, const Value*> rows;

@@ -15,7 +15,8 @@ namespace {
 using io_test::TempDir;
 
 std::uint32_t be32(const std::string& s, std::size_t at) {
-  return std::uint32_t{static_cast<unsigned char>(s[at])} << 24 | std::uint32_t{static_cast<unsigned char>(s[at + 1])} << 16 |
+  return std::uint32_t{static_cast<unsigned char>(s[at])} << 24 |
+         std::uint32_t{static_cast<unsigned char>(s[at + 1])} << 16 |
          std::uint32_t{static_cast<unsigned char>(s[at + 2])} << 8 | static_cast<unsigned char>(s[at + 3]);
 }
 

@@ -79,7 +79,12 @@ TEST(ProgressBar, LazyMetricsAreReadOnlyForTheLinesDrawn) {
   {
     ProgressBar bar(100, "epoch 1/1", out.file(), ProgressBar::Mode::plain);
     for (int step = 1; step <= 100; ++step)
-      bar.update_lazy(step, [&] { return std::vector<Metric>{{"loss", static_cast<double>(++reads)}}; }, 10);
+      bar.update_lazy(
+          step,
+          [&] {
+            return std::vector<Metric>{{"loss", static_cast<double>(++reads)}};
+          },
+          10);
   }
   EXPECT_EQ(reads, 10) << "one read per line";
   const auto lines = out.lines();
@@ -97,9 +102,13 @@ TEST(ProgressBar, TerminalModeRedrawsOneLineWithABar) {
     bar.finish();
   }
   const std::string text = out.text();
-  EXPECT_NE(text.find("\repoch 2/5 [============>           ] step 2/4 (50%)  loss 0.2500  accuracy 0.5000  100 samples/s  ETA "),
-            std::string::npos) << text;
-  EXPECT_NE(text.find("\repoch 2/5 [========================] step 4/4 (100%)  loss 0.1250"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find(
+          "\repoch 2/5 [============>           ] step 2/4 (50%)  loss 0.2500  accuracy 0.5000  100 samples/s  ETA "),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\repoch 2/5 [========================] step 4/4 (100%)  loss 0.1250"), std::string::npos)
+      << text;
   EXPECT_EQ(text.back(), '\n');
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << "one line, redrawn in place";
 }

@@ -30,8 +30,8 @@ TEST(TrainOptions, Defaults) {
 }
 
 TEST(TrainOptions, ValuesSeparateOrAfterEquals) {
-  const TrainOptions o = parse({"--model", "mlp", "--epochs=3", "--lr", "0.01", "--dtype=f64", "--device",
-                                "reference", "--subset", "1000", "--test-subset=500", "--seed", "7"});
+  const TrainOptions o = parse({"--model", "mlp", "--epochs=3", "--lr", "0.01", "--dtype=f64", "--device", "reference",
+                                "--subset", "1000", "--test-subset=500", "--seed", "7"});
   EXPECT_EQ(o.model, "mlp");
   EXPECT_EQ(o.epochs, 3);
   EXPECT_EQ(o.lr, 0.01);
@@ -84,7 +84,8 @@ TEST(TrainOptions, Schedules) {
   expect_usage_error({"--schedule", "cosine", "--final-lr-fraction", "1.5"},
                      "--final-lr-fraction must be between 0 and 1");
   expect_usage_error({"--decay-every", "2"}, "--decay-every applies to --schedule step (the schedule is cosine)");
-  expect_usage_error({"--schedule", "step", "--final-lr-fraction", "0.1"}, "--final-lr-fraction applies to --schedule cosine");
+  expect_usage_error({"--schedule", "step", "--final-lr-fraction", "0.1"},
+                     "--final-lr-fraction applies to --schedule cosine");
   expect_usage_error({"--evaluate", "ckpt", "--schedule", "cosine"}, "--schedule does not apply to --evaluate");
   // With --resume the checkpoint names the schedule, so its parameters may be changed alone.
   EXPECT_EQ(parse({"--resume", "ckpt", "--decay-factor", "0.2"}).decay_factor, 0.2);

@@ -8,8 +8,8 @@
 
 #include "data/idx.hpp"
 #include "io/safetensors.hpp"
-#include "support/temp_dir.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/temp_dir.hpp"
 #include "train/models.hpp"
 #include "train/trainer.hpp"
 
@@ -138,7 +138,7 @@ TEST(TrainVulkan, AnEpochDownloadsOnlyWhatItPrintsAndTheCheckpoint) {
   TempDir dir;
   TrainOptions o = small_run(dir, 12 * 32 + 7, 1);  // 13 batches, the last one ragged
   o.device = "vulkan";
-  o.test_subset = 1500;                               // two test batches, the last one ragged
+  o.test_subset = 1500;  // two test batches, the last one ragged
   const std::filesystem::path log_path = dir / "log.txt";
   std::FILE* log = std::fopen(log_path.c_str(), "w");  // not a terminal: the bar prints plain lines
   ASSERT_NE(log, nullptr);
@@ -158,9 +158,8 @@ TEST(TrainVulkan, AnEpochDownloadsOnlyWhatItPrintsAndTheCheckpoint) {
   for (const auto& [name, t] : io::load_safetensors(dir / "checkpoint.safetensors", reference_backend()).tensors)
     checkpoint_bytes += static_cast<std::uint64_t>(t.size()) * 4;
   const std::uint64_t printed = static_cast<std::uint64_t>(bar_lines) * 4 + 4 + 8;
-  EXPECT_EQ(downloaded, printed + checkpoint_bytes)
-      << bar_lines << " bar lines; printed scalars " << printed << " bytes, checkpoint " << checkpoint_bytes
-      << " bytes";
+  EXPECT_EQ(downloaded, printed + checkpoint_bytes) << bar_lines << " bar lines; printed scalars " << printed
+                                                    << " bytes, checkpoint " << checkpoint_bytes << " bytes";
 }
 
 }  // namespace

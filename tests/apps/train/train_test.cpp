@@ -8,11 +8,11 @@
 
 #include "data/idx.hpp"
 #include "io/safetensors.hpp"
-#include "support/temp_dir.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/nn.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/temp_dir.hpp"
 #include "train/models.hpp"
 #include "train/trainer.hpp"
 
@@ -21,8 +21,10 @@ namespace {
 
 using io_test::TempDir;
 
-bool have_data() { return std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte.gz") ||
-                          std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte"); }
+bool have_data() {
+  return std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte.gz") ||
+         std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte");
+}
 
 TrainOptions mlp_options(const TempDir& dir, std::int64_t subset, std::int64_t epochs) {
   TrainOptions o;
@@ -38,7 +40,8 @@ TrainOptions mlp_options(const TempDir& dir, std::int64_t subset, std::int64_t e
 
 double mean_of(const std::vector<double>& v, std::size_t begin, std::size_t end) {
   return std::accumulate(v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end),
-                         0.0) / static_cast<double>(end - begin);
+                         0.0) /
+         static_cast<double>(end - begin);
 }
 
 std::FILE* quiet() {
@@ -151,8 +154,7 @@ std::pair<std::uint64_t, std::uint64_t> vulkan_step_traffic(const std::string& m
   vulkan::flush();
   const std::uint64_t downloaded = vulkan::counters().bytes_downloaded;
   const std::uint64_t fallbacks = fallback::count_total([&] {
-    std::tie(std::ignore, v.params, state, v.state) =
-        step(v.params, state, v.state, x, y, lr, nn::step_key(0, 1, gpu));
+    std::tie(std::ignore, v.params, state, v.state) = step(v.params, state, v.state, x, y, lr, nn::step_key(0, 1, gpu));
     vulkan::flush();
   });
   return {fallbacks, vulkan::counters().bytes_downloaded - downloaded};

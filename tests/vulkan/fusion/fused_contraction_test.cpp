@@ -4,12 +4,12 @@
 // dots, several epilogue outputs, the dot's value also needed elsewhere, NaN/inf, a dense layer's forward and SGD
 // update; convs in 1-3 spatial dimensions with strides, padding, dilations and groups, and long convs (split, so
 // no contraction) keeping their region.
-#include "support/fusion.hpp"
-#include "vulkan/fusion/plan.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/indexing.hpp"
 #include "nxv/ops.hpp"
+#include "support/fusion.hpp"
+#include "vulkan/fusion/plan.hpp"
 #include "vulkan/kernels/dot.hpp"
 
 namespace nxv::testing {
@@ -60,10 +60,10 @@ TEST(FusedDot, SeveralOutputsAndTheDotsValueNeededElsewhere) {
     // y itself, two values of the epilogue, and a reduction reading y (another stage).
     return std::vector<Tensor>{y, shifted, select(greater(shifted, 0.0), shifted, in[2] * 0.5), sum(y, Axes{0})};
   };
-  expect_fused_exact("outputs", fn,
-                     {test_data(DType::f32, {40, 24}, 11), test_data(DType::f32, {24, 30}, 12),
-                      test_data(DType::f32, {40, 1}, 13)},
-                     -1);
+  expect_fused_exact(
+      "outputs", fn,
+      {test_data(DType::f32, {40, 24}, 11), test_data(DType::f32, {24, 30}, 12), test_data(DType::f32, {40, 1}, 13)},
+      -1);
 }
 
 TEST(FusedDot, AnEpilogueReadingALaterStageRunsAfterIt) {
@@ -123,7 +123,9 @@ TEST(FusedConv, BiasAndActivationRunInTheConvsDispatch) {
   };
   const Case cases[] = {
       {"2-D", {4, 3, 12, 11}, {5, 3, 3, 3}, {}},
-      {"2-D strided, padded, dilated", {2, 4, 13, 9}, {6, 4, 3, 2},
+      {"2-D strided, padded, dilated",
+       {2, 4, 13, 9},
+       {6, 4, 3, 2},
        {.strides = {2, 1}, .padding = {{1, 2}, {0, 1}}, .input_dilation = {1, 2}, .kernel_dilation = {2, 1}}},
       {"2-D grouped", {3, 6, 8, 8}, {4, 3, 3, 3}, {.feature_group_size = 2}},
       {"1-D", {5, 2, 40}, {3, 2, 5}, {}},
@@ -147,8 +149,8 @@ TEST(FusedConv, ALongConvIsSplitAndKeepsItsRegion) {
     return std::vector<Tensor>{conv_layer(in[0], in[1], in[2], {})};
   };
   expect_fused_exact("split", fn,
-                     {test_uniform(DType::f32, {2, 40, 6, 6}, 33, -1, 1), test_uniform(DType::f32, {3, 40, 3, 3}, 34, -1, 1),
-                      test_data(DType::f32, {3}, 35)},
+                     {test_uniform(DType::f32, {2, 40, 6, 6}, 33, -1, 1),
+                      test_uniform(DType::f32, {3, 40, 3, 3}, 34, -1, 1), test_data(DType::f32, {3}, 35)},
                      3);
 }
 
@@ -196,10 +198,10 @@ TEST(FusionPlan, ADotReadOnlyTransposedIsComputedTransposed) {
   EXPECT_EQ(q.contraction_stages(), 0) << vulkan::fusion::to_string(q, *returned.graph);
 
   const MultiFn fn = [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{update(in)}; };
-  expect_fused_exact("transposed", fn,
-                     {test_data(DType::f32, {16, 12}, 20), test_data(DType::f32, {16, 20}, 21),
-                      test_data(DType::f32, {12, 20}, 22)},
-                     1);
+  expect_fused_exact(
+      "transposed", fn,
+      {test_data(DType::f32, {16, 12}, 20), test_data(DType::f32, {16, 20}, 21), test_data(DType::f32, {12, 20}, 22)},
+      1);
 }
 
 }  // namespace

@@ -3,9 +3,9 @@
 // reference bit for bit: every inner function over every dtype, rows of 1 to 32 elements, 1 to 100 rows (the
 // 8-rows-at-a-time loop's edges), NaN/inf/-0.0 (the identity combines turn -0 sums into +0, as eagerly), the inner
 // results also returned; and the plans that must not nest (rows of 33, an outer reduction of several outputs).
+#include "nxv/ops.hpp"
 #include "support/fusion.hpp"
 #include "vulkan/fusion/plan.hpp"
-#include "nxv/ops.hpp"
 
 namespace nxv::testing {
 namespace {
@@ -41,10 +41,10 @@ TEST(FusedNested, RowLengthsAndCountsAtTheLoopEdges) {
   NXV_REQUIRE_VULKAN();
   for (std::int64_t length : {1, 2, 17, 31, 32})
     for (std::int64_t rows : {1, 7, 8, 9, 100})
-      expect_fused_exact("rows " + std::to_string(rows) + " of " + std::to_string(length),
-                         nested(k_reduces[0], k_outer[0], DType::f32, true),
-                         {test_uniform(DType::f32, {rows, length}, 3, -2, 2), test_uniform(DType::f32, {length}, 4, -2, 2)},
-                         1);
+      expect_fused_exact(
+          "rows " + std::to_string(rows) + " of " + std::to_string(length),
+          nested(k_reduces[0], k_outer[0], DType::f32, true),
+          {test_uniform(DType::f32, {rows, length}, 3, -2, 2), test_uniform(DType::f32, {length}, 4, -2, 2)}, 1);
 }
 
 TEST(FusedNested, NanAndInfinityPropagateAsEagerly) {

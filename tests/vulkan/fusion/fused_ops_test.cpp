@@ -2,8 +2,8 @@
 // other ops: the jitted (fused) result equals eager Vulkan and the reference backend bit for bit (on lavapipe the
 // eager kernels are bit-identical to the reference for all of these, tests/parity/elementwise_parity_test.cpp), and
 // the whole chain runs as one generated dispatch.
-#include "support/fusion.hpp"
 #include "nxv/ops.hpp"
+#include "support/fusion.hpp"
 #include "support/op_tables.hpp"
 
 namespace nxv::testing {

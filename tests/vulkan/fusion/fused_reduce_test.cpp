@@ -2,18 +2,18 @@
 // over every dtype, kept and reduced axes in several layouts, several chunks per output (the eager second pass),
 // empty tensors and NaN/inf, values of the producer also needed elsewhere, and the softmax / log-softmax /
 // cross-entropy dispatch counts. Each is fused = eager Vulkan = reference bit for bit with a stated dispatch count.
-#include "support/fusion.hpp"
-#include "vulkan/fusion/plan.hpp"
 #include "nxv/ops.hpp"
+#include "support/fusion.hpp"
 #include "support/models.hpp"
+#include "vulkan/fusion/plan.hpp"
 
 namespace nxv::testing {
 namespace {
 
 TEST(FusedReduce, EveryFunctionAndDtypeInSeveralLayouts) {
   NXV_REQUIRE_VULKAN();
-  const std::vector<std::pair<OptAxes, bool>> layouts = {
-      {Axes{1}, false}, {Axes{1}, true}, {Axes{0, 2}, false}, {Axes{2}, true}, {Axes{0}, false}, {std::nullopt, false}};
+  const std::vector<std::pair<OptAxes, bool>> layouts = {{Axes{1}, false}, {Axes{1}, true},  {Axes{0, 2}, false},
+                                                         {Axes{2}, true},  {Axes{0}, false}, {std::nullopt, false}};
   for (DType t : {DType::f32, DType::f64, DType::s32, DType::s64, DType::u8}) {
     for (const NamedReduce& r : k_reduces) {
       for (const auto& [axes, keep] : layouts) {
@@ -172,10 +172,10 @@ TEST(FusedReduce, RegionsOverTheResultAreItsEpilogue) {
     return std::vector<Tensor>{in[2] - 0.05 * sum(in[0] * in[1], Axes{0})};
   };
   for (DType t : {DType::f32, DType::f64})
-    expect_fused_exact("update:" + std::string(name(t)), update,
-                       {test_uniform(t, {32, 10}, 23, -1, 1), test_uniform(t, {32, 10}, 24, -1, 1),
-                        test_uniform(t, {10}, 25, -1, 1)},
-                       1);
+    expect_fused_exact(
+        "update:" + std::string(name(t)), update,
+        {test_uniform(t, {32, 10}, 23, -1, 1), test_uniform(t, {32, 10}, 24, -1, 1), test_uniform(t, {10}, 25, -1, 1)},
+        1);
   // A mean of an input: the eager reduce becomes a generated one for its division (one chunk per output).
   const MultiFn means = [](const std::vector<Tensor>& in) {
     return std::vector<Tensor>{mean(in[0], Axes{1}), negate(mean(in[0]))};

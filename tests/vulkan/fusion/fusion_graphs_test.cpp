@@ -3,10 +3,10 @@
 // non-elementwise nodes between regions. Each is fused = eager = reference bit for bit with a stated dispatch count.
 #include <cstdlib>
 
-#include "support/fusion.hpp"
-#include "vulkan/fusion/plan.hpp"
 #include "nxv/ops.hpp"
 #include "support/env.hpp"
+#include "support/fusion.hpp"
+#include "vulkan/fusion/plan.hpp"
 
 namespace nxv::testing {
 namespace {
@@ -17,7 +17,8 @@ TEST(FusionGraphs, SharedSubexpressionIsComputedOnce) {
     const Tensor e = exp(in[0] - in[1]);
     return std::vector<Tensor>{e * e + e / (e + 1.0)};
   };
-  expect_fused_exact("shared", fn, {test_uniform(DType::f32, {64, 33}, 1, -3, 3), test_uniform(DType::f32, {33}, 2, -1, 1)});
+  expect_fused_exact("shared", fn,
+                     {test_uniform(DType::f32, {64, 33}, 1, -3, 3), test_uniform(DType::f32, {33}, 2, -1, 1)});
 }
 
 TEST(FusionGraphs, SeveralOutputsOfOneRegion) {
@@ -35,8 +36,8 @@ TEST(FusionGraphs, ViewsAreFoldedIntoIndexArithmetic) {
   NXV_REQUIRE_VULKAN();
   // transpose, broadcast, reshape (expand_dims/squeeze) between elementwise ops: read strided, not materialised.
   const MultiFn fn = [](const std::vector<Tensor>& in) {
-    const Tensor a = transpose(in[0]) + broadcast(in[1], {6, 4}, Axes{0});   // [6, 4]
-    const Tensor b = squeeze(expand_dims(a, 0)) * reshape(in[2], {6, 1});     // [6, 4]
+    const Tensor a = transpose(in[0]) + broadcast(in[1], {6, 4}, Axes{0});  // [6, 4]
+    const Tensor b = squeeze(expand_dims(a, 0)) * reshape(in[2], {6, 1});   // [6, 4]
     return std::vector<Tensor>{b - transpose(in[0])};
   };
   expect_fused_exact("views", fn,
@@ -51,8 +52,7 @@ TEST(FusionGraphs, MixedDtypesWithCasts) {
     const Tensor f = as_type(i, DType::f64) * 0.5 + as_type(in[0], DType::f64);  // s32, f32 -> f64
     return std::vector<Tensor>{f, as_type(greater(f, 0.0), DType::u8) + as_type(in[1], DType::u8)};
   };
-  expect_fused_exact("mixed", fn,
-                     {test_uniform(DType::f32, {9, 11}, 8, -5, 5), test_data(DType::s32, {9, 11}, 9)});
+  expect_fused_exact("mixed", fn, {test_uniform(DType::f32, {9, 11}, 8, -5, 5), test_data(DType::s32, {9, 11}, 9)});
 }
 
 TEST(FusionGraphs, IntegerRegions) {
@@ -93,7 +93,9 @@ TEST(FusionGraphs, DebugPrintsTheStagePlan) {
   const Tensor x = test_uniform(DType::f32, {4, 5}, 19, -1, 1).to(vulkan::backend());
   // The sum absorbs exp(a) * 2 and takes the + 1 as its epilogue; the transpose and the dot stay eager.
   auto f = jit(
-      [](const Tensor& a) { return std::vector<Tensor>{sum(exp(a) * 2.0, Axes{1}) + 1.0, dot(a, transpose(a))}; },
+      [](const Tensor& a) {
+        return std::vector<Tensor>{sum(exp(a) * 2.0, Axes{1}) + 1.0, dot(a, transpose(a))};
+      },
       {.compiler = vulkan::compiler()});
   std::string printed;
   {
@@ -107,7 +109,8 @@ TEST(FusionGraphs, DebugPrintsTheStagePlan) {
   EXPECT_NE(printed.find(" : f32[4] over [4, 5], 2 ops"), std::string::npos) << printed;
   EXPECT_NE(printed.find("; epilogue [4]"), std::string::npos) << printed;
   EXPECT_NE(printed.find("eager %"), std::string::npos) << printed;
-  EXPECT_NE(printed.find("3 stages: 0 fused, 1 reductions, 0 contractions (1 dispatches), 2 eager"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("3 stages: 0 fused, 1 reductions, 0 contractions (1 dispatches), 2 eager"), std::string::npos)
+      << printed;
 }
 
 // The planner on a traced graph: regions, reads and writes as the design says.
@@ -142,7 +145,8 @@ TEST(FusionPlan, RegionsAreSplitAtTheBindingLimit) {
   const vulkan::fusion::Plan narrow = vulkan::fusion::plan_stages(*f.graph, true, 4);
   EXPECT_GT(narrow.fused_stages(), 1);
   for (const vulkan::fusion::Stage& s : narrow.stages)
-    if (s.kind == vulkan::fusion::Stage::Kind::fused) EXPECT_LE(s.kernel.bindings(), 4u) << vulkan::fusion::to_string(narrow, *f.graph);
+    if (s.kind == vulkan::fusion::Stage::Kind::fused)
+      EXPECT_LE(s.kernel.bindings(), 4u) << vulkan::fusion::to_string(narrow, *f.graph);
 }
 
 TEST(FusionGraphs, SplitRegionsStillMatch) {

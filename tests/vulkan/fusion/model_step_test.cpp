@@ -1,7 +1,8 @@
 // The compiled training step (value_and_grad + SGD update, batch 32) of the MLP and LeNet: bit-identical to the
 // eager step, zero host fallbacks, one submit per step, replayed after the first call with its intermediates
 // sharing memory by liveness, and fewer dispatches than eager; NXV_FUSION=0 gives the
-// eager dispatch count, NXV_FUSION=elementwise (no reduction or epilogue fusion) more than the full compiler. Prints dispatches, submits and step times (lavapipe here; the same test on the H200 with
+// eager dispatch count, NXV_FUSION=elementwise (no reduction or epilogue fusion) more than the full compiler. Prints
+// dispatches, submits and step times (lavapipe here; the same test on the H200 with
 // --gtest_filter='CompiledStep.*').
 #include <gtest/gtest.h>
 
@@ -10,12 +11,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "support/fusion.hpp"
-#include "support/models.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/ops.hpp"
 #include "support/env.hpp"
+#include "support/fusion.hpp"
+#include "support/models.hpp"
 
 namespace nxv::testing {
 namespace {
@@ -153,8 +154,10 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
                         &dispatches, &barriers, &buffers, &bytes, &requests, &requested),
             6)
       << debug.substr(at);
-  std::printf("  %s recording: %llu dispatches, %llu barriers; %llu buffers of %llu bytes for %llu allocations of %llu "
-              "bytes\n", m.name, dispatches, barriers, buffers, bytes, requests, requested);
+  std::printf(
+      "  %s recording: %llu dispatches, %llu barriers; %llu buffers of %llu bytes for %llu allocations of %llu "
+      "bytes\n",
+      m.name, dispatches, barriers, buffers, bytes, requests, requested);
   EXPECT_EQ(dispatches + copies, c.dispatches);
   EXPECT_LT(buffers, requests);
   EXPECT_LT(bytes, requested);
@@ -174,10 +177,10 @@ void check_model(const Model& m, int runs, std::uint64_t max_compiled_dispatches
 // 44 = 17 dispatches of generated kernels + 27 of the 25 eager stages. Generated: the two dense layers' dots and
 // conv1's and conv2's forward convs with their bias add and relu (and gradient masks) as epilogues, the
 // cross-entropy's 3 reductions (max with the bias add, sum of exp, and the row sums of the one-hot product (with
-// the softmax gradient) nested in the mean, its division as epilogue), the 5 bias gradients (the fc ones and conv2's with their SGD
-// updates as epilogues; conv1's, of 2 chunks per output, with the second pass as one more dispatch and its update as
-// a kernel of its own), the row sum of the cross-entropy gradient, the three dense weight gradients computed
-// transposed with their SGD updates as epilogues, and the 2 conv weight updates. Eager: convolutions and their
+// the softmax gradient) nested in the mean, its division as epilogue), the 5 bias gradients (the fc ones and conv2's
+// with their SGD updates as epilogues; conv1's, of 2 chunks per output, with the second pass as one more dispatch and
+// its update as a kernel of its own), the row sum of the cross-entropy gradient, the three dense weight gradients
+// computed transposed with their SGD updates as epilogues, and the 2 conv weight updates. Eager: convolutions and their
 // gradients, pooling and its scatter, the other dots, the transposes that feed conv's gradients (reshapes take
 // none, some take several). The evaluator takes 144, elementwise fusion alone 65.
 constexpr std::uint64_t kLenetCompiledDispatches = 44;
@@ -192,8 +195,8 @@ TEST(CompiledStep, MlpMatchesEagerWithFewerDispatchesAndOneSubmit) {
   // 11 = 5 dots (fc1's with its bias add, relu and gradient mask as epilogue; the two weight gradients computed
   // transposed with their SGD updates as epilogues) + 6 generated kernels: the max with the bias add; the sum of
   // exp(shifted); the mean's sum with the row sums of one_hot * log_probs (and the loss gradient) nested in it and
-  // its division and negation as epilogue; the row sum of the loss gradient; the fc2 bias gradient with its SGD update as
-  // epilogue, and the same for fc1 (reading the relu mask). The evaluator takes 60, elementwise fusion alone 23.
+  // its division and negation as epilogue; the row sum of the loss gradient; the fc2 bias gradient with its SGD update
+  // as epilogue, and the same for fc1 (reading the relu mask). The evaluator takes 60, elementwise fusion alone 23.
   check_model(k_mlp, timed_runs(), 11);
 }
 

@@ -54,9 +54,9 @@ void plan_stages_unmerged(Planning& p) {
 // ---- group_elementwise_regions ----------------------------------------------------------------------------------
 
 TEST(FusionPasses, GroupingPutsAChainWithFoldedViewsInOneRegion) {
-  const TracedFunction f = trace(
-      [](const Tensor& a, const Tensor& b, const Tensor& c) { return tanh(a) * b + transpose(c); }, zeros({4, 6}),
-      zeros({6}), zeros({6, 4}));
+  const TracedFunction f =
+      trace([](const Tensor& a, const Tensor& b, const Tensor& c) { return tanh(a) * b + transpose(c); }, zeros({4, 6}),
+            zeros({6}), zeros({6, 4}));
   const Graph& g = *f.graph;
   Planning p(g, 16, true);
   vulkan::fusion::group_elementwise_regions(p);
@@ -113,7 +113,9 @@ TEST(FusionPasses, RegionKernelsReadBroadcastsStridedAndScalarsAsPushConstants) 
 
 TEST(FusionPasses, ReductionsOfComputedInputsBecomeStagesAndAbsorbTheirRegion) {
   const TracedFunction f = trace(
-      [](const Tensor& a) { return std::vector<Tensor>{sum(exp(a) * 2.0, Axes{1}), reduce_max(a, Axes{1})}; },
+      [](const Tensor& a) {
+        return std::vector<Tensor>{sum(exp(a) * 2.0, Axes{1}), reduce_max(a, Axes{1})};
+      },
       zeros({4, 8}));
   const Graph& g = *f.graph;
   Planning p(g, 16, true);
@@ -305,9 +307,9 @@ TEST(FusionPasses, ARegionReadingTheResultThroughAnotherStageIsNoEpilogue) {
 
 TEST(FusionPasses, ARegionOverATiledDotMakesAContractionStage) {
   NXV_REQUIRE_VULKAN();
-  const TracedFunction f = trace(
-      [](const Tensor& x, const Tensor& w, const Tensor& b) { return max(dot(x, w) + b, 0.0); }, zeros({8, 6}),
-      zeros({6, 5}), zeros({5}));
+  const TracedFunction f =
+      trace([](const Tensor& x, const Tensor& w, const Tensor& b) { return max(dot(x, w) + b, 0.0); }, zeros({8, 6}),
+            zeros({6, 5}), zeros({5}));
   Planning p(*f.graph, 16, true);
   plan_stages_unmerged(p);
   const int host = stage_of(p, op(*f.graph, "dot(contract=[1]x[0], batch=[]x[])"));
@@ -323,9 +325,8 @@ TEST(FusionPasses, ARegionOverATiledDotMakesAContractionStage) {
 
 TEST(FusionPasses, ShortRowsNestInTheReductionToOneValueOverThem) {
   const auto planned = [](std::int64_t length) {
-    const TracedFunction f = trace(
-        [](const Tensor& a, const Tensor& b) { return sum(sum(a * b, Axes{1}) * 2.0); }, zeros({6, length}),
-        zeros({length}));
+    const TracedFunction f = trace([](const Tensor& a, const Tensor& b) { return sum(sum(a * b, Axes{1}) * 2.0); },
+                                   zeros({6, length}), zeros({length}));
     auto p = std::make_unique<Planning>(*f.graph, 16, true);
     plan_stages_unmerged(*p);
     vulkan::fusion::merge_nested_reductions(*p);

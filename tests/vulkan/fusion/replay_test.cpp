@@ -4,10 +4,10 @@
 // while running is run stage by stage instead, with the same results.
 #include <gtest/gtest.h>
 
-#include "support/fusion.hpp"
 #include "nxv/indexing.hpp"
 #include "nxv/ops.hpp"
 #include "ops/op.hpp"
+#include "support/fusion.hpp"
 #include "vulkan/runtime/fallback.hpp"
 
 namespace nxv::testing {
@@ -97,8 +97,8 @@ TEST(CompiledReplay, OutputsThatAreInputsOrConstantsAreCopies) {
   };
   auto jitted = jit(f, {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
   for (int call = 0; call < 3; ++call) {
-    const std::vector<Tensor> inputs = on_vulkan({test_data(DType::f32, {5}, 40 + call),
-                                                  test_data(DType::u8, {0, 3}, 50 + call)});
+    const std::vector<Tensor> inputs =
+        on_vulkan({test_data(DType::f32, {5}, 40 + call), test_data(DType::u8, {0, 3}, 50 + call)});
     const std::vector<Tensor> got = jitted(inputs);
     expect_all_exact(f(inputs), got, "call " + std::to_string(call));
     if (call > 0) EXPECT_NE(&got[0].storage(), &inputs[0].storage()) << "a replayed output is the caller's own";

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "vulkan/fusion/shader_cache.hpp"
 #include "nxv/error.hpp"
+#include "vulkan/fusion/shader_cache.hpp"
 
 namespace nxv::vulkan::fusion {
 namespace {
@@ -29,7 +29,8 @@ std::string shader(int salt) {
   return "#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"lib/common.glsl\"\n"
          "#include \"lib/elementwise.glsl\"\nlayout(local_size_x = 1) in;\n"
          "layout(std430, binding = 0) buffer B { float x[]; };\n"
-         "void main() { x[0] = nxv_exp(x[0]) + " + std::to_string(salt) + ".0; }\n";
+         "void main() { x[0] = nxv_exp(x[0]) + " +
+         std::to_string(salt) + ".0; }\n";
 }
 
 std::vector<char> read_all(const fs::path& p) {
@@ -77,8 +78,8 @@ TEST(ShaderCache, CorruptOrTruncatedFilesAreRecompiled) {
   flipped[flipped.size() - 9] ^= 0x10;  // a payload byte: the checksum no longer matches
   std::vector<char> truncated(original.begin(), original.end() - 7);
   std::vector<char> garbage(original.size(), 'x');
-  for (const auto& [what, bytes] : {std::pair{"flipped", flipped}, std::pair{"truncated", truncated},
-                                    std::pair{"garbage", garbage}}) {
+  for (const auto& [what, bytes] :
+       {std::pair{"flipped", flipped}, std::pair{"truncated", truncated}, std::pair{"garbage", garbage}}) {
     SCOPED_TRACE(what);
     write_all(file, bytes);
     ShaderCache reader(dir);

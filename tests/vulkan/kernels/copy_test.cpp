@@ -1,13 +1,13 @@
-// copy_buffers (src/vulkan/kernels/copy_many.cpp, src/vulkan/kernels/copy_many.comp): any number of copies, 8 per dispatch,
-// byte counts that end inside a word, empty copies, one copy longer than a grid row covers (the shader's stride
-// loop), and a byte count beyond a buffer as an error.
+// copy_buffers (src/vulkan/kernels/copy_many.cpp, src/vulkan/kernels/copy_many.comp): any number of copies, 8 per
+// dispatch, byte counts that end inside a word, empty copies, one copy longer than a grid row covers (the shader's
+// stride loop), and a byte count beyond a buffer as an error.
 #include <gtest/gtest.h>
 
 #include <numeric>
 
 #include "nxv/error.hpp"
-#include "vulkan/kernels/kernels.hpp"
 #include "support/runtime.hpp"
+#include "vulkan/kernels/kernels.hpp"
 
 namespace nxv::vulkan::test {
 namespace {

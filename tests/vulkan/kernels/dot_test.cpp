@@ -101,14 +101,13 @@ TEST_P(DotVariant, IntegersStillMatchWhenAFloatVariantIsForced) {
   for (DType t : {DType::s32, DType::s64, DType::u8})
     for (const Case& c : {kCases[0], kCases[7], kCases[11]}) {
       const Tensor x = nxv::testing::test_uniform(t, c.a, 25, 0, 20), y = nxv::testing::test_uniform(t, c.b, 26, 0, 20);
-      expect_kernel_parity(make_call(OpCode::dot, attrs_of(c)), {x, y}, {c.out, t},
-                           "dot " + std::string(kernels::dot_kernel_name(GetParam())) + " " + c.what + " " +
-                               std::string(name(t)));
+      expect_kernel_parity(
+          make_call(OpCode::dot, attrs_of(c)), {x, y}, {c.out, t},
+          "dot " + std::string(kernels::dot_kernel_name(GetParam())) + " " + c.what + " " + std::string(name(t)));
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(VulkanKernels, DotVariant,
-                         ::testing::Values(DotKernel::tiled, DotKernel::mid, DotKernel::big),
+INSTANTIATE_TEST_SUITE_P(VulkanKernels, DotVariant, ::testing::Values(DotKernel::tiled, DotKernel::mid, DotKernel::big),
                          [](const auto& info) { return std::string(kernels::dot_kernel_name(info.param)); });
 
 TEST(VulkanKernels, DotSizeRulePicksTheTiledKernelUntilTheBlockedOnesAreBitIdenticalEverywhere) {

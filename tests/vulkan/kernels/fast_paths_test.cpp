@@ -56,8 +56,7 @@ TEST(VulkanKernelsFastPaths, UnaryEveryDtypeAndTailLength) {
       if (is_float(t)) {
         expect_kernel_parity(make_call(OpCode::unary, UnaryAttrs{UnaryFn::exp}), {x}, {x.shape(), t},
                              "exp of " + to_string(x.type()));
-        expect_kernel_parity(make_call(OpCode::unary_test, UnaryAttrs{UnaryFn::is_nan}), {x},
-                             {x.shape(), DType::pred},
+        expect_kernel_parity(make_call(OpCode::unary_test, UnaryAttrs{UnaryFn::is_nan}), {x}, {x.shape(), DType::pred},
                              "is_nan of " + to_string(x.type()));
       }
     }
@@ -93,9 +92,9 @@ TEST(VulkanKernelsFastPaths, ReduceContiguousRunsAcrossChunks) {
   // Lengths that are multiples of 4 (the VEC4 variant) around the 16384-element chunk, rows of them, and
   // neighbours that are not (the scalar path), including partial passes with 4, 5 and 8 chunks.
   const Case cases[] = {
-      {{4}, {0}},         {{8}, {0}},         {{1020}, {0}},        {{16384}, {0}},     {{16388}, {0}},
-      {{65536}, {0}},     {{81920}, {0}},     {{131072}, {0}},      {{3, 1028}, {1}},   {{5, 16392}, {1}},
-      {{2, 3, 4}, {1, 2}}, {{1023}, {0}},     {{3, 1026}, {1}},     {{3, 4, 5}, {2}},   {{0, 8}, {1}},
+      {{4}, {0}},          {{8}, {0}},     {{1020}, {0}},    {{16384}, {0}},   {{16388}, {0}},
+      {{65536}, {0}},      {{81920}, {0}}, {{131072}, {0}},  {{3, 1028}, {1}}, {{5, 16392}, {1}},
+      {{2, 3, 4}, {1, 2}}, {{1023}, {0}},  {{3, 1026}, {1}}, {{3, 4, 5}, {2}}, {{0, 8}, {1}},
   };
   const ReduceFn fns[] = {ReduceFn::sum, ReduceFn::product, ReduceFn::max, ReduceFn::min};
   for (DType t : all_dtypes) {
@@ -106,9 +105,8 @@ TEST(VulkanKernelsFastPaths, ReduceContiguousRunsAcrossChunks) {
         for (int d = 0; d < c.shape.size(); ++d)
           if (!c.axes.contains(d)) out.push_back(c.shape[d]);
         // Sums of mixed magnitudes: any other order of the f32/f64 additions changes low bits.
-        const Tensor x = fn == ReduceFn::sum && is_float(t)
-                             ? nxv::testing::test_uniform(t, c.shape, 41, -1e6, 1e6)
-                             : test_data(t, c.shape, 43);
+        const Tensor x = fn == ReduceFn::sum && is_float(t) ? nxv::testing::test_uniform(t, c.shape, 41, -1e6, 1e6)
+                                                            : test_data(t, c.shape, 43);
         expect_kernel_parity(make_call(OpCode::reduce, reduce_attrs(fn, c.axes)), {x}, {out, t},
                              std::string(fn_name(fn)) + " of " + to_string(x.type()) + " over " + to_string(c.axes));
       }

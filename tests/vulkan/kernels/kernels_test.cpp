@@ -35,8 +35,7 @@ TEST(VulkanKernels, UnaryEveryFunctionAndDtype) {
       const bool trig = fn == static_cast<int>(UnaryFn::sin) || fn == static_cast<int>(UnaryFn::cos);
       if (t == DType::f64 && trig) x = select(greater(abs(x), 1e6), zeros(x.shape(), DType::f64, x.backend()), x);
       const OpCode code = cls == Class::TEST ? OpCode::unary_test : OpCode::unary;
-      expect_kernel_parity(make_call(code, unary_attrs(fn)), {x},
-                           {x.shape(), cls == Class::TEST ? DType::pred : t},
+      expect_kernel_parity(make_call(code, unary_attrs(fn)), {x}, {x.shape(), cls == Class::TEST ? DType::pred : t},
                            "unary " + std::string(fn_name(static_cast<UnaryFn>(fn))) + ":" + std::string(name(t)));
     }
 }
@@ -45,8 +44,8 @@ TEST(VulkanKernels, UnaryBeyond65535Workgroups) {
   NXV_REQUIRE_VULKAN();
   // 65536 * 256 + 3 elements need a second row of workgroups on devices with maxComputeWorkGroupCount[0] = 65535.
   const Tensor x = test_data(DType::u8, {65536 * 256 + 3}, 5);
-  expect_kernel_parity(make_call(OpCode::unary, UnaryAttrs{UnaryFn::negate}), {x},
-                       {x.shape(), DType::u8}, "negate:u8 over a 2-D grid");
+  expect_kernel_parity(make_call(OpCode::unary, UnaryAttrs{UnaryFn::negate}), {x}, {x.shape(), DType::u8},
+                       "negate:u8 over a 2-D grid");
 }
 
 // Pairs of input shapes and the output shape they broadcast to, covering every access kind.
@@ -54,14 +53,14 @@ struct BroadcastCase {
   Shape a, b, out;
 };
 const BroadcastCase kBroadcastCases[] = {
-    {{4, 300}, {4, 300}, {4, 300}},                                          // contiguous / contiguous
-    {{}, {1000}, {1000}},                                                    // rank-0 operand
-    {{7, 1}, {1}, {7, 1}},                                                   // size-1 axes only
-    {{2, 3, 4}, {3, 1}, {2, 3, 4}},                                          // strided, trailing size 1
-    {{5, 1, 7}, {1, 6, 1}, {5, 6, 7}},                                       // both strided
-    {{40, 1}, {1, 50}, {40, 50}},                                            // outer product
+    {{4, 300}, {4, 300}, {4, 300}},                                                  // contiguous / contiguous
+    {{}, {1000}, {1000}},                                                            // rank-0 operand
+    {{7, 1}, {1}, {7, 1}},                                                           // size-1 axes only
+    {{2, 3, 4}, {3, 1}, {2, 3, 4}},                                                  // strided, trailing size 1
+    {{5, 1, 7}, {1, 6, 1}, {5, 6, 7}},                                               // both strided
+    {{40, 1}, {1, 50}, {40, 50}},                                                    // outer product
     {{2, 1, 2, 1, 2, 1, 2, 1}, {1, 2, 1, 2, 1, 2, 1, 2}, {2, 2, 2, 2, 2, 2, 2, 2}},  // rank 8, alternating
-    {{3, 0, 2}, {1, 2}, {3, 0, 2}},                                          // empty
+    {{3, 0, 2}, {1, 2}, {3, 0, 2}},                                                  // empty
 };
 
 TEST(VulkanKernels, BinaryBroadcastLayoutsEveryDtype) {
@@ -144,13 +143,12 @@ TEST(VulkanKernels, ReduceAxisLayoutsAndChunks) {
       {{4, 5, 6}, {0, 2}},
       {{2, 3, 2, 3, 2, 3, 2, 3}, {1, 3, 5, 7}},  // 4 kept and 4 reduced axis groups
       {{2, 3, 2, 3, 2, 3, 2, 3}, {0, 2, 4, 6}},
-      {{3, 0}, {1}},                              // empty reductions give the identity
-      {{2, 20000}, {1}},                          // two chunks of 16384
-      {{40000, 2}, {0}},                          // three chunks, strided
-      {{5, 3}, {}},                               // nothing reduced
+      {{3, 0}, {1}},      // empty reductions give the identity
+      {{2, 20000}, {1}},  // two chunks of 16384
+      {{40000, 2}, {0}},  // three chunks, strided
+      {{5, 3}, {}},       // nothing reduced
   };
-  const ReduceFn fns[] = {ReduceFn::sum, ReduceFn::product, ReduceFn::max, ReduceFn::min, ReduceFn::all,
-                          ReduceFn::any};
+  const ReduceFn fns[] = {ReduceFn::sum, ReduceFn::product, ReduceFn::max, ReduceFn::min, ReduceFn::all, ReduceFn::any};
   for (DType t : all_dtypes)
     for (const Case& c : cases)
       for (ReduceFn fn : fns) {
@@ -177,13 +175,14 @@ TEST(VulkanKernels, ArgReduceAxesNaNsAndTies) {
     Shape shape;
     Axes axes;  // empty: the flattened tensor
   };
-  const Case cases[] = {{{1000}, {}}, {{6, 7, 8}, {}}, {{6, 7, 8}, {0}}, {{6, 7, 8}, {1}}, {{6, 7, 8}, {2}},
-                        {{3, 70000}, {1}}};
+  const Case cases[] = {{{1000}, {}},     {{6, 7, 8}, {}},  {{6, 7, 8}, {0}},
+                        {{6, 7, 8}, {1}}, {{6, 7, 8}, {2}}, {{3, 70000}, {1}}};
   for (DType t : all_dtypes)
     for (const Case& c : cases)
       for (int fn : {0, 1}) {
         // Few distinct values so that ties are common; the special values add NaNs for floats.
-        const Tensor x = t == DType::pred ? test_data(t, c.shape, 41) : nxv::testing::test_uniform(t, c.shape, 41, 0, 4);
+        const Tensor x =
+            t == DType::pred ? test_data(t, c.shape, 41) : nxv::testing::test_uniform(t, c.shape, 41, 0, 4);
         const Tensor with_nan = is_float(t) ? test_data(t, c.shape, 42) : x;
         Shape out = c.axes.empty() ? Shape{} : reduced_shape(c.shape, c.axes);
         const ArgReduceAttrs attrs{.fn = static_cast<ArgReduceFn>(fn),

@@ -17,8 +17,8 @@ const Shape kRank8 = {2, 3, 1, 4, 2, 3, 2, 5};
 
 TEST(VulkanKernels, TransposeRank8) {
   NXV_REQUIRE_VULKAN();
-  const Axes perms[] = {{7, 6, 5, 4, 3, 2, 1, 0}, {1, 0, 3, 2, 5, 4, 7, 6}, {0, 1, 2, 3, 4, 5, 7, 6},
-                        {3, 7, 0, 5, 1, 6, 2, 4}};
+  const Axes perms[] = {
+      {7, 6, 5, 4, 3, 2, 1, 0}, {1, 0, 3, 2, 5, 4, 7, 6}, {0, 1, 2, 3, 4, 5, 7, 6}, {3, 7, 0, 5, 1, 6, 2, 4}};
   for (DType t : kOneOfEachSize)
     for (const Axes& perm : perms) {
       const Tensor x = test_data(t, kRank8, 1);
@@ -87,9 +87,9 @@ TEST(VulkanKernels, PadEveryVariantRank8) {
         a.interior.push_back(c[2]);
         out.push_back(std::max<std::int64_t>(0, c[0] + c[1] + in[d] + std::max<std::int64_t>(0, in[d] - 1) * c[2]));
       }
-      expect_kernel_parity(make_call(OpCode::pad, a), {test_data(t, in, 4)}, {out, t},
-                           "pad low " + to_string(a.low) + " high " + to_string(a.high) + " interior " +
-                               to_string(a.interior));
+      expect_kernel_parity(
+          make_call(OpCode::pad, a), {test_data(t, in, 4)}, {out, t},
+          "pad low " + to_string(a.low) + " high " + to_string(a.high) + " interior " + to_string(a.interior));
     }
 }
 

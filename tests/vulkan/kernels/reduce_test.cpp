@@ -67,25 +67,22 @@ struct Case {
 
 // VEC4 (contiguous run, length and kept strides multiples of 4) around the chunk and vector boundaries.
 const Case kVec4Cases[] = {
-    {{kChunk}, {0}},                   // one full chunk, one pass
-    {{kChunk - 4}, {0}},               // one partial chunk
-    {{kChunk + 4}, {0}},               // a full chunk and one vector; a scalar pass over 2 partials
-    {{4 * kChunk}, {0}},               // 4 full chunks; a VEC4 pass over 4 partials
-    {{4 * kChunk + 1020}, {0}},        // 5 chunks, the last partial
-    {{8 * kChunk - 4}, {0}},           // 7 full chunks and a partial one; a VEC4 pass over 8 partials
-    {{4, kChunk}, {1}},                // rows of one full chunk each (per-row base offsets)
-    {{3, 2 * kChunk + 8}, {1}},        // rows of 2 full chunks and a partial one
-    {{5, 4 * kChunk}, {1}},            // rows of 4 full chunks; a VEC4 pass over [5, 4] partials
-    {{2, 3, 2 * kChunk}, {2}},         // two kept axes, merged into one group
-    {{3, 0}, {1}},                     // empty rows: the identity, nothing loaded
+    {{kChunk}, {0}},             // one full chunk, one pass
+    {{kChunk - 4}, {0}},         // one partial chunk
+    {{kChunk + 4}, {0}},         // a full chunk and one vector; a scalar pass over 2 partials
+    {{4 * kChunk}, {0}},         // 4 full chunks; a VEC4 pass over 4 partials
+    {{4 * kChunk + 1020}, {0}},  // 5 chunks, the last partial
+    {{8 * kChunk - 4}, {0}},     // 7 full chunks and a partial one; a VEC4 pass over 8 partials
+    {{4, kChunk}, {1}},          // rows of one full chunk each (per-row base offsets)
+    {{3, 2 * kChunk + 8}, {1}},  // rows of 2 full chunks and a partial one
+    {{5, 4 * kChunk}, {1}},      // rows of 4 full chunks; a VEC4 pass over [5, 4] partials
+    {{2, 3, 2 * kChunk}, {2}},   // two kept axes, merged into one group
+    {{3, 0}, {1}},               // empty rows: the identity, nothing loaded
 };
 // Neighbours that take the scalar path (not a multiple of 4, or the reduced run is strided).
 const Case kScalarCases[] = {
-    {{kChunk + 1}, {0}},
-    {{2 * kChunk + 3}, {0}},
-    {{3, kChunk - 1}, {1}},
-    {{kChunk + 4, 3}, {0}},
-    {{2, kChunk + 2, 2}, {0, 1}},
+    {{kChunk + 1}, {0}},    {{2 * kChunk + 3}, {0}},      {{3, kChunk - 1}, {1}},
+    {{kChunk + 4, 3}, {0}}, {{2, kChunk + 2, 2}, {0, 1}},
 };
 
 void expect_reduce(ReduceFn fn, DType t, const Case& c, std::uint64_t seed) {
@@ -168,9 +165,11 @@ void expect_special_values(DType t, std::int64_t n) {
   infinities[static_cast<std::size_t>(kChunk + 5)] = inf;
   infinities[static_cast<std::size_t>(n - 2)] = -inf;
   one_inf[static_cast<std::size_t>(n / 2 + 1)] = -inf;
-  const std::pair<const char*, const std::vector<T>*> data[] = {
-      {"+-0", &zeros}, {"-0 only", &negative_zeros}, {"a late NaN", &nan_late},
-      {"+inf and -inf", &infinities}, {"one -inf", &one_inf}};
+  const std::pair<const char*, const std::vector<T>*> data[] = {{"+-0", &zeros},
+                                                                {"-0 only", &negative_zeros},
+                                                                {"a late NaN", &nan_late},
+                                                                {"+inf and -inf", &infinities},
+                                                                {"one -inf", &one_inf}};
   for (const auto& [what, values] : data) {
     const Tensor x = from_data<T>(std::span<const T>(*values), {n}, reference_backend());
     for (ReduceFn fn : {ReduceFn::sum, ReduceFn::product, ReduceFn::max, ReduceFn::min})

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "nxv/error.hpp"
-#include "vulkan/kernels/kernels.hpp"
 #include "support/runtime.hpp"
+#include "vulkan/kernels/kernels.hpp"
 
 namespace nxv::vulkan::test {
 namespace {
@@ -97,7 +97,7 @@ TEST(VulkanCapture, DroppedBuffersAreReusedWithinACaptureInOrder) {
   BufferPtr b = rt.allocate(n * sizeof(float));
   add_scalar(rt, a, b, n, 100.0f);  // b = x + 110
   Buffer* const a_address = a.get();
-  a.reset();                        // a is dead: its memory may hold the next value
+  a.reset();  // a is dead: its memory may hold the next value
   BufferPtr c = rt.allocate(n * sizeof(float));
   EXPECT_EQ(c.get(), a_address) << "a buffer nobody holds any more is handed out again";
   add_scalar(rt, b, c, n, 1000.0f);  // c = x + 1110, written where a was read (write-after-read)

@@ -1,6 +1,6 @@
-// The on-disk cache (src/vulkan/runtime/disk_cache.hpp) and the pipeline cache kept in it: entries round-trip; truncated,
-// corrupt and foreign files are ignored, never trusted; NXV_CACHE_DIR picks (or disables) the directory; a runtime
-// writes the pipelines it created when it is destroyed and the next runtime starts from them.
+// The on-disk cache (src/vulkan/runtime/disk_cache.hpp) and the pipeline cache kept in it: entries round-trip;
+// truncated, corrupt and foreign files are ignored, never trusted; NXV_CACHE_DIR picks (or disables) the directory; a
+// runtime writes the pipelines it created when it is destroyed and the next runtime starts from them.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -8,10 +8,10 @@
 #include <string>
 
 #include "support/env.hpp"
+#include "support/runtime.hpp"
 #include "support/temp_dir.hpp"
 #include "vulkan/runtime/diagnostics.hpp"
 #include "vulkan/runtime/disk_cache.hpp"
-#include "support/runtime.hpp"
 
 namespace nxv::vulkan {
 namespace {

@@ -22,8 +22,12 @@ std::string error_of(const std::function<void()>& f) {
 TEST(VulkanMemory, RequestsRoundUpToQuarterPowerOfTwoClasses) {
   NXV_REQUIRE_VULKAN();
   Runtime& rt = runtime();
-  for (auto [bytes, size_class] : {std::pair<std::size_t, std::uint64_t>{1, 256}, {256, 256}, {257, 320},
-                                   {1000, 1024}, {1025, 1280}, {3 << 20, 3 << 20}}) {
+  for (auto [bytes, size_class] : {std::pair<std::size_t, std::uint64_t>{1, 256},
+                                   {256, 256},
+                                   {257, 320},
+                                   {1000, 1024},
+                                   {1025, 1280},
+                                   {3 << 20, 3 << 20}}) {
     const std::uint64_t before = memory_stats().bytes_in_use;
     BufferPtr b = rt.allocate(bytes);
     EXPECT_EQ(b->size(), bytes);
@@ -80,8 +84,8 @@ TEST(VulkanMemory, OutOfMemoryReleasesTheCacheRetriesThenThrows) {
   BufferPtr b = rt->allocate(6 << 20);  // fits only once the cached 5 MiB are released
   EXPECT_EQ(memory_stats(*rt).bytes_cached, 0u);
   const std::string error = error_of([&] { rt->allocate(3 << 20); });
-  EXPECT_NE(error.find("out of device memory allocating 3145728 bytes (in use: 6291456, cached: 0)"),
-            std::string::npos) << error;
+  EXPECT_NE(error.find("out of device memory allocating 3145728 bytes (in use: 6291456, cached: 0)"), std::string::npos)
+      << error;
   b.reset();
   BufferPtr c = rt->allocate(3 << 20);  // works again once memory is free
   increment(*rt, c, 8);

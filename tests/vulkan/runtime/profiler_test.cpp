@@ -1,5 +1,5 @@
-// NXV_PROFILE (src/vulkan/runtime/profiler.hpp): a runtime started with it times every dispatch and adds the GPU time up
-// per shader; without it nothing is recorded.
+// NXV_PROFILE (src/vulkan/runtime/profiler.hpp): a runtime started with it times every dispatch and adds the GPU time
+// up per shader; without it nothing is recorded.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -16,8 +16,7 @@ std::vector<float> dependent_chain(Runtime& rt, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) start[i] = static_cast<float>(i);
   BufferPtr a = upload_floats(rt, start);
   BufferPtr b = rt.allocate(n * sizeof(float));
-  for (int step = 0; step < 100; ++step)
-    step % 2 == 0 ? add_scalar(rt, a, b, n, 1.0f) : add_scalar(rt, b, a, n, 1.0f);
+  for (int step = 0; step < 100; ++step) step % 2 == 0 ? add_scalar(rt, a, b, n, 1.0f) : add_scalar(rt, b, a, n, 1.0f);
   return download_floats(rt, a, n);
 }
 
@@ -171,7 +170,8 @@ TEST(VulkanRuntime, EightThreadsDispatchAndDownloadAtOnce) {
         const std::size_t n = 100 + 37 * t;
         BufferPtr x = upload_floats(rt, std::vector<float>(n, static_cast<float>(t)));
         BufferPtr y = rt.allocate(n * sizeof(float));
-        for (int step = 0; step < 6; ++step) step % 2 == 0 ? add_scalar(rt, x, y, n, 1.0f) : add_scalar(rt, y, x, n, 1.0f);
+        for (int step = 0; step < 6; ++step)
+          step % 2 == 0 ? add_scalar(rt, x, y, n, 1.0f) : add_scalar(rt, y, x, n, 1.0f);
         if (download_floats(rt, x, n) != std::vector<float>(n, static_cast<float>(t + 6))) ++failures[t];
       }
     });

@@ -39,8 +39,8 @@ TEST(SpirvPatch, AddsCapabilityExtensionAndModesInLayoutOrder) {
     SCOPED_TRACE(std::string(name));
     const auto spirv = embedded_shader(name);
     ASSERT_FALSE(spirv.empty());
-    const auto patched = with_float_controls(spirv, {.denorm_preserve_f32 = true, .denorm_preserve_f64 = true,
-                                                     .signed_zero_inf_nan_f32 = true});
+    const auto patched = with_float_controls(
+        spirv, {.denorm_preserve_f32 = true, .denorm_preserve_f64 = true, .signed_zero_inf_nan_f32 = true});
     const auto before = instructions(spirv), after = instructions(patched);
     ASSERT_EQ(after.size(), before.size() + 6) << "2 capabilities + extension + 3 execution modes (1 entry point)";
 
@@ -55,14 +55,15 @@ TEST(SpirvPatch, AddsCapabilityExtensionAndModesInLayoutOrder) {
     EXPECT_EQ(after[0].words[1], 4464u) << "DenormPreserve capability first";
     EXPECT_EQ(after[1].opcode, kCapability);
     EXPECT_EQ(after[1].words[1], 4466u) << "then SignedZeroInfNanPreserve";
-    const auto last_capability = std::find_if(after.rbegin(), after.rend(),
-                                              [](const Instruction& i) { return i.opcode == kCapability; });
+    const auto last_capability =
+        std::find_if(after.rbegin(), after.rend(), [](const Instruction& i) { return i.opcode == kCapability; });
     const auto extension = (last_capability.base());
     ASSERT_NE(extension, after.end());
     EXPECT_EQ(extension->opcode, kExtension);
     EXPECT_STREQ(reinterpret_cast<const char*>(extension->words.data() + 1), "SPV_KHR_float_controls");
 
-    const auto entry = std::find_if(after.begin(), after.end(), [](const Instruction& i) { return i.opcode == kEntryPoint; });
+    const auto entry =
+        std::find_if(after.begin(), after.end(), [](const Instruction& i) { return i.opcode == kEntryPoint; });
     ASSERT_NE(entry, after.end());
     const auto m32 = entry + 1, m64 = entry + 2, z32 = entry + 3;
     ASSERT_LT(z32 - after.begin(), static_cast<std::ptrdiff_t>(after.size()));
