@@ -64,14 +64,16 @@ struct Arm {
   bool warms_gpu = true;
 };
 
-// Warm-up: every arm once, then the GPU arms in turn until `warmup_ms` have passed. Then `repeat` rounds; in
-// each, every arm that still wants samples takes one, in order (A B C A B C ... A B A B once C has its few).
-inline std::vector<Stats> alternate(const std::vector<Arm>& arms, int repeat, double warmup_ms) {
-  const Clock::time_point warm_start = Clock::now();
+// Warm-up: every arm once, then the GPU arms in turn until `warmup_ms` have passed on `now` (the steady clock;
+// tests pass a clock of their own). Then `repeat` rounds; in each, every arm that still wants samples takes one,
+// in order (A B C A B C ... A B A B once C has its few).
+inline std::vector<Stats> alternate(const std::vector<Arm>& arms, int repeat, double warmup_ms,
+                                    const std::function<Clock::time_point()>& now = Clock::now) {
+  const Clock::time_point warm_start = now();
   for (const Arm& a : arms) a.sample();
   bool any_gpu = false;
   for (const Arm& a : arms) any_gpu = any_gpu || a.warms_gpu;
-  while (any_gpu && seconds_since(warm_start) * 1e3 < warmup_ms)
+  while (any_gpu && std::chrono::duration<double, std::milli>(now() - warm_start).count() < warmup_ms)
     for (const Arm& a : arms)
       if (a.warms_gpu) a.sample();
   std::vector<std::vector<double>> samples(arms.size());

@@ -3,7 +3,6 @@
 // bit-identical to the reference backend's. Prints the fallback counts and the eager step times.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -26,12 +25,6 @@ std::string first_difference(const Tensor& got, const Tensor& want) {
     if (g[i] != w[i] && !(std::isnan(g[i]) && std::isnan(w[i])))
       return "element " + std::to_string(i) + ": " + std::to_string(g[i]) + " vs " + std::to_string(w[i]);
   return "";
-}
-
-double milliseconds(const std::function<void()>& f) {
-  const auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 class CnnResidency : public ::testing::TestWithParam<std::tuple<int, DType>> {};
@@ -67,12 +60,6 @@ TEST_P(CnnResidency, ValueAndGradIsResidentAndMatchesTheReference) {
   const auto want = value_and_grad(m.loss)(params, images, labels);
   EXPECT_EQ(first_difference(got.first, want.first), "") << "loss";
   for (const auto& [param, g] : want.second) EXPECT_EQ(first_difference(got.second.at(param), g), "") << param;
-
-  // Eager step times (the first Vulkan run above compiled the pipelines).
-  const double vk_ms = milliseconds([&] { value_and_grad(m.loss)(on_vk, images_vk, labels_vk).first.item(); });
-  const double ref_ms = milliseconds([&] { value_and_grad(m.loss)(params, images, labels).first.item(); });
-  std::printf("[ step time ] %s %s: vulkan %.1f ms, reference %.1f ms\n", m.name, std::string(name(dtype)).c_str(),
-              vk_ms, ref_ms);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, CnnResidency,

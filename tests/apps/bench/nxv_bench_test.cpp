@@ -12,7 +12,6 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bench/harness.hpp"
@@ -70,23 +69,26 @@ TEST(BenchHarness, ArmsAlternateAfterTheWarmUpAndSlowArmsTakeFewerSamples) {
   EXPECT_EQ(s[2].samples, (std::vector<double>{2, 3}));
 }
 
+// The warm-up's logic on a clock of the test's own (no wall-clock timing): each GPU sample advances it by 2 ms,
+// the host arm by nothing.
 TEST(BenchHarness, WarmUpRunsOnlyTheGpuArmsUntilItsTimeHasPassed) {
   int gpu = 0, host = 0;
-  const std::vector<bench::Arm> arms{
-      {"gpu",
-       [&] {
-         ++gpu;
-         return bench::time_seconds([] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); });
-       },
-       0, true},
-      {"host",
-       [&] {
-         ++host;
-         return 0.0;
-       },
-       1, false}};
-  bench::alternate(arms, 1, /*warmup_ms=*/30);
-  EXPECT_GE(gpu, 1 + 10);  // >= 30 ms of 2 ms samples, plus the timed one
+  bench::Clock::time_point clock{};
+  const std::vector<bench::Arm> arms{{"gpu",
+                                      [&] {
+                                        ++gpu;
+                                        clock += std::chrono::milliseconds(2);
+                                        return 0.002;
+                                      },
+                                      0, true},
+                                     {"host",
+                                      [&] {
+                                        ++host;
+                                        return 0.0;
+                                      },
+                                      1, false}};
+  bench::alternate(arms, 1, /*warmup_ms=*/30, [&] { return clock; });
+  EXPECT_EQ(gpu, 15 + 1);  // the first pass and 14 more reach 30 ms of 2 ms samples; then the timed one
   EXPECT_EQ(host, 2);      // once in the warm-up, once timed
 }
 
