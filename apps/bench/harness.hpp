@@ -2,8 +2,8 @@
 //
 // Why not Google Benchmark: it runs one benchmark to completion before starting the next, and the H200's clocks
 // fall from ~1980 MHz to 400-850 MHz within about a second of idle and take a few hundred ms of load to come back
-// (../shared/gpu/README.md). Arms timed one after the other would then be measured at different clocks; arms
-// interleaved sample by sample after a warm-up see the same ones. So this is a small harness of its own.
+// (seen on every H200 run; bench/RESULTS.md). Arms timed one after the other would then be measured at different
+// clocks; arms interleaved sample by sample after a warm-up see the same ones. So this is a small harness of its own.
 #pragma once
 #include <algorithm>
 #include <chrono>

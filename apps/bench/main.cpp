@@ -1,4 +1,4 @@
-// nxv-bench: the benchmark suites of issue 6 (bench/suites/): training steps on Vulkan against the reference
+// nxv-bench: the benchmark suites (apps/bench/suites/): training steps on Vulkan against the reference
 // backend and against NXV_BATCH_MAX=0, the same steps in PyTorch, and kernel-level costs. Tables go to stdout (and
 // --markdown), every raw sample to --json, an entry with date, commit and device to --append-results; progress to
 // stderr. Exit status: 0 when every check passed, 1 when a check or a suite failed, 2 for a bad command line.

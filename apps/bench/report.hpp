@@ -20,7 +20,7 @@ struct Measurement {
 Measurement time_in(const std::string& arm, const Stats& stats, double scale);  // value = seconds * scale
 Measurement rate_in(const std::string& arm, const Stats& stats, double work);   // value = work / seconds
 
-// A target of the issue: "<=" or ">=" a value, on the row's ratio (a / b), or on arm A's value for a row
+// A target the project set: "<=" or ">=" a value, on the row's ratio (a / b), or on arm A's value for a row
 // without arm B (e.g. "host cost of recording one op <= 3 µs").
 struct Target {
   std::string op;

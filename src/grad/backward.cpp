@@ -60,7 +60,7 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     case OpCode::window_scatter:
       return rules::window_vjp(v);
   }
-  detail::fail("grad: no gradient rule for ", format_call(v.call), " yet (the CNN and indexing ops of issue 4)");
+  detail::fail("grad: no gradient rule for ", format_call(v.call));
 }
 
 std::vector<Tensor> custom_vjp(const Node& node, std::span<const Tensor> inputs, const Tensor& y, const Tensor& g) {

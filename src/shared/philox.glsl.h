@@ -1,8 +1,8 @@
 // Philox-4x32-10 (Salmon, Moraes, Dror & Shaw, "Parallel random numbers: as easy as 1, 2, 3", SC 2011), written
 // once in the syntax GLSL and C++ share: shaders include this file directly, C++ includes it through
-// reference/philox.hpp. The includer may define NXV_FUNC (C++: `inline`) and NXV_OUT(T) (C++: `T&`); the
+// shared/philox.hpp. The includer may define NXV_FUNC (C++: `inline`) and NXV_OUT(T) (C++: `T&`); the
 // defaults below are GLSL's. C++ also supplies `uint` and a umulExtended shim. Checked against Random123's
-// tests/kat_vectors in tests/reference/creation_test.cpp.
+// known-answer vectors (its kat_vectors file) in tests/reference/creation_test.cpp.
 #ifndef NXV_PHILOX_GLSL_H
 #define NXV_PHILOX_GLSL_H
 

@@ -65,7 +65,7 @@ TEST(Settings, ValidValuesAreRead) {
   EXPECT_FALSE(flag(Id::FLOAT_CONTROLS));
 }
 
-// The values the issue tracker found silently reinterpreted: each is now an error naming the variable.
+// Values that used to be silently reinterpreted (NXV_BATCH_MAX=abc meant 0): each is now an error naming it.
 TEST(Settings, MalformedValuesAreErrorsNamingTheVariable) {
   const struct {
     const char* name;

@@ -1,4 +1,4 @@
-// Residency of the CNN training steps (issue 4): value_and_grad of LeNet, a strided CNN and the MLP, batch 32
+// Residency of the CNN training steps: value_and_grad of LeNet, a strided CNN and the MLP, batch 32
 // on 28x28 inputs, in f32 and f64, runs on Vulkan with zero host fallbacks, and its loss and every gradient are
 // bit-identical to the reference backend's. Prints the fallback counts and the eager step times.
 #include <gtest/gtest.h>

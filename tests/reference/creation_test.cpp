@@ -13,7 +13,7 @@ namespace {
 using philox::philox4x32_10;
 using Words = std::array<std::uint32_t, 4>;
 
-// Random123's tests/kat_vectors, the three "philox4x32 10" lines (counter, key -> output).
+// Random123's known-answer vectors (its kat_vectors file), the three "philox4x32 10" lines (counter, key -> output).
 TEST(ReferencePhilox, MatchesRandom123KnownAnswers) {
   EXPECT_EQ(philox4x32_10({0, 0, 0, 0}, {0, 0}), (Words{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
   EXPECT_EQ(philox4x32_10({0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0xffffffff, 0xffffffff}),

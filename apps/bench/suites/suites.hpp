@@ -1,4 +1,4 @@
-// The suites of nxv-bench (issue 6): train (training steps), peers (the same steps in PyTorch) and kernels.
+// The suites of nxv-bench: train (training steps), peers (the same steps in PyTorch) and kernels.
 #pragma once
 #include <cstdint>
 #include <string>

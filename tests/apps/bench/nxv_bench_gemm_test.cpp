@@ -1,4 +1,4 @@
-// nxv-bench's GEMM-only mode (issue 6): `--suite kernels --gemm-only --dot-kernels LIST` measures one GEMM arm per
+// nxv-bench's GEMM-only mode: `--suite kernels --gemm-only --dot-kernels LIST` measures one GEMM arm per
 // dtype and forced dot variant and nothing else, so that the variants can be compared in one run on the GPU.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// nxv-bench (issue 6): its timing harness alternates arms and computes medians right, and its --smoke run (what
+// nxv-bench: its timing harness alternates arms and computes medians right, and its --smoke run (what
 // CI runs, on lavapipe) exits 0 with JSON and Markdown that are well-formed and hold every expected row, every
 // check passed, and a results entry appended. The peers suite reports "skipped: ..." where torch or CUDA is missing.
 #include <gtest/gtest.h>
