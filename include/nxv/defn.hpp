@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <tuple>
@@ -191,6 +192,9 @@ class JitCache {
  private:
   struct Entry;
   JitOptions options_;
+  // Calls from several threads take turns: tracing, compiling and running an executable (whose replay buffers
+  // are its own) happen one call at a time per jitted function.
+  mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Entry>> entries_;
 };
 
@@ -227,8 +231,8 @@ TracedFunction trace(F fn, const Args&... args) {
 // fn, traced once per input signature and run by the options' compiler. The container structure of the
 // first call is fixed: a later call with another structure throws (a missing or extra parameter is a bug,
 // not a reason to recompile); new shapes, dtypes or backends trace again. Called on traced tensors (inside
-// another trace) it is inlined into that trace. A jitted function (and its copies, which share the cache)
-// must not be called from several threads at once.
+// another trace) it is inlined into that trace. A jitted function (and its copies, which share the cache) may be
+// called from several threads: the calls take turns, so jit one function per thread where they should overlap.
 template <class F>
 class Jitted {
  public:

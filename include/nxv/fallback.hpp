@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace nxv::fallback {
 
@@ -40,7 +41,24 @@ std::uint64_t count_total(F&& fn) {
 }
 
 enum class Mode { allow, warn, error };
-Mode mode();  // NXV_FALLBACK when first asked, then whatever set_mode() said
-void set_mode(Mode m);
+// The mode on this thread: the innermost Guard's, else the process-wide one (NXV_FALLBACK when first asked, then
+// whatever set_mode() said).
+Mode mode();
+void set_mode(Mode m);  // process-wide
+
+// A mode for the calling thread until the guard is destroyed (guards nest; other threads keep theirs), with an
+// allowlist: events whose name starts with one of `allowed` (e.g. "sort(" or "binary(pow):f64") take the
+// fallback silently even under Mode::error.
+//
+//   nxv::fallback::Guard strict(nxv::fallback::Mode::error, {"argsort("});  // nothing else may leave the GPU here
+class Guard {
+ public:
+  explicit Guard(Mode mode, std::vector<std::string> allowed = {});
+  ~Guard();
+  Guard(const Guard&) = delete;
+  Guard& operator=(const Guard&) = delete;
+};
+// Whether this thread's innermost Guard allows the event named `event` whatever its mode.
+bool allowed_by_guard(const std::string& event);
 
 }  // namespace nxv::fallback

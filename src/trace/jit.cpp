@@ -149,10 +149,14 @@ struct JitCache::Entry {
 JitCache::JitCache(JitOptions options) : options_(std::move(options)) {}
 JitCache::~JitCache() = default;
 
-int JitCache::trace_count() const { return static_cast<int>(entries_.size()); }
+int JitCache::trace_count() const {
+  const std::lock_guard lock(mutex_);
+  return static_cast<int>(entries_.size());
+}
 
 std::vector<Tensor> JitCache::call(std::span<const Tensor> inputs, const Structure& structure, const FlatFn& fn,
                                    Structure& out_structure) {
+  const std::lock_guard lock(mutex_);
   Signature sig = signature_of(inputs, structure);
   if (!entries_.empty() && entries_[0]->signature.structure != structure)
     fail("jit: called with inputs structured as ", to_string(sig), ", but this function was traced with ",

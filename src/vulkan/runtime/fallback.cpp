@@ -30,6 +30,13 @@ FallbackState& state() {
   return s;
 }
 
+// This thread's guards, innermost last.
+struct GuardFrame {
+  fallback::Mode mode;
+  std::vector<std::string> allowed;
+};
+thread_local std::vector<GuardFrame> t_guards;
+
 fallback::Mode mode_from_environment() {
   const std::string v = settings::value(settings::Id::FALLBACK);
   return v == "warn" ? fallback::Mode::warn : v == "error" ? fallback::Mode::error : fallback::Mode::allow;
@@ -68,6 +75,7 @@ Counts totals() {
 }
 
 Mode mode() {
+  if (!t_guards.empty()) return t_guards.back().mode;
   int m = state().mode.load();
   if (m < 0) {
     m = static_cast<int>(mode_from_environment());
@@ -77,6 +85,16 @@ Mode mode() {
 }
 
 void set_mode(Mode m) { state().mode.store(static_cast<int>(m)); }
+
+Guard::Guard(Mode mode, std::vector<std::string> allowed) { t_guards.push_back({mode, std::move(allowed)}); }
+Guard::~Guard() { t_guards.pop_back(); }
+
+bool allowed_by_guard(const std::string& event) {
+  if (t_guards.empty()) return false;
+  for (const std::string& prefix : t_guards.back().allowed)
+    if (event.rfind(prefix, 0) == 0) return true;
+  return false;
+}
 
 }  // namespace fallback
 
@@ -115,10 +133,11 @@ bool fallback_forced(const OpCall& call) {
 std::shared_ptr<Storage> run_on_host(Backend& target, const OpCall& call, std::span<const Tensor> inputs,
                                      const TensorType& out) {
   const std::string name = event_name(call, inputs, out);
-  const fallback::Mode m = fallback::mode();
+  const fallback::Mode m = fallback::allowed_by_guard(name) ? fallback::Mode::allow : fallback::mode();
   if (m == fallback::Mode::error)
     detail::fail("vulkan: ", op_description(call), " on ", describe_inputs(inputs), " (result ", to_string(out),
-                 ") would run on the host (no native Vulkan kernel), and NXV_FALLBACK=error forbids it");
+                 ") would run on the host (no native Vulkan kernel), and the fallback mode is error "
+                 "(NXV_FALLBACK=error, fallback::set_mode or a fallback::Guard on this thread)");
   {
     std::lock_guard lock(state().mutex);
     ++state().counts[name];

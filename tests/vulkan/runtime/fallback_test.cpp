@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "nxv/error.hpp"
 #include "support/kernels.hpp"
@@ -94,6 +95,46 @@ TEST_F(FallbackTest, ErrorModeThrowsNamingOpShapesAndDtypes) {
     }
   });
   EXPECT_EQ(counted, 0u) << "a refused fallback is not an event";
+}
+
+// fallback::Guard: a mode for this thread only, nested guards restore the outer one, and its allowlist lets named
+// events through even in error mode.
+TEST_F(FallbackTest, AGuardSetsTheModeOfItsThreadWithAnAllowlist) {
+  NXV_REQUIRE_VULKAN();
+  fallback::set_mode(fallback::Mode::allow);
+  vulkan::force_fallback_for_testing(OpCode::binary);
+  const Tensor a = test_data(DType::f64, {8}, 1), b = test_data(DType::f64, {8}, 2);
+  const TensorType out{{8}, DType::f64};
+  auto run = [&] { return execute_on(backend(), pow_call(), {a, b}, out); };
+  {
+    const fallback::Guard strict(fallback::Mode::error);
+    EXPECT_EQ(fallback::mode(), fallback::Mode::error);
+    try {
+      run();
+      ADD_FAILURE() << "a fallback under a strict guard must throw";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("fallback::Guard"), std::string::npos) << e.what();
+    }
+    {
+      const fallback::Guard allowing(fallback::Mode::error, {"binary(pow):"});
+      EXPECT_EQ(fallback::count_total(run), 1u) << "allowlisted: taken and counted";
+      EXPECT_TRUE(fallback::allowed_by_guard("binary(pow):f64"));
+      EXPECT_FALSE(fallback::allowed_by_guard("binary(add):f64"));
+    }
+    EXPECT_THROW(run(), Error) << "the outer guard is back";
+    // Another thread keeps the process-wide mode.
+    fallback::Mode other = fallback::Mode::error;
+    std::uint64_t other_events = 0;
+    std::thread t([&] {
+      other = fallback::mode();
+      other_events = fallback::count_total(run);
+    });
+    t.join();
+    EXPECT_EQ(other, fallback::Mode::allow);
+    EXPECT_GE(other_events, 1u);
+  }
+  EXPECT_EQ(fallback::mode(), fallback::Mode::allow) << "the guard is gone";
+  EXPECT_EQ(fallback::count_total(run), 1u);
 }
 
 }  // namespace
