@@ -224,7 +224,7 @@ TrainResult run_training(const TrainOptions& o, std::FILE* log, bool record_step
           [&] {
             return std::vector<io::Metric>{{"loss", read_running_loss()}};
           },
-          static_cast<double>(seen) / seconds_since(start));
+          seen);
     }
     EpochMetrics m;
     m.epoch = epoch;
