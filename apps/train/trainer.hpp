@@ -40,6 +40,12 @@ using StepFn = std::function<std::tuple<Tensor, Params, Params, Params>(
     const Tensor& labels, const Tensor& lr, const Tensor& key)>;
 StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer);
 
+// The step a learning-rate schedule is evaluated at: step `step_in_epoch` (0-based) of epoch `epoch` (1-based),
+// counted in this run's steps per epoch. Not the checkpoint's step counter: a run resumed with another --batch or
+// --subset counted its earlier steps in another size, and with far more of them the cosine's end had long passed
+// (rate 0). Without a change it is the same number.
+std::int64_t schedule_position(std::int64_t epoch, std::int64_t step_in_epoch, std::int64_t steps_per_epoch);
+
 // The backend `device` names ("" = Vulkan when usable, else the reference backend, with a note on `log`).
 Backend& pick_backend(const std::string& device, std::FILE* log);
 

@@ -1,6 +1,7 @@
 // nxv-train's inputs and outputs, checked before any work (data that cannot be trained on, an --out that cannot
-// be written), and a run that diverges (it stops, and the last good checkpoint stays). Small IDX data sets of
-// random images written by the tests: no installed data set needed.
+// be written), a run that diverges (it stops, and the last good checkpoint stays), and the schedule of a run
+// resumed with another batch size. Small IDX data sets of random images written by the tests: no installed data
+// set needed.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -119,6 +120,44 @@ TEST(TrainDivergence, StopsAndKeepsTheLastGoodCheckpoint) {
   diverging.batch = 8;
   expect_error([&] { run_training(diverging, quiet()); }, {"diverged in epoch 1/1", "no checkpoint was written"});
   EXPECT_FALSE(std::filesystem::exists(fresh / "checkpoint.safetensors"));
+}
+
+TEST(TrainSchedule, ThePositionCountsInTheRunsOwnStepsPerEpoch) {
+  EXPECT_EQ(schedule_position(1, 0, 10), 0);
+  EXPECT_EQ(schedule_position(3, 4, 10), 24);
+}
+
+// The schedule used to be evaluated at the checkpoint's step counter, counted in the old batch size: resumed with a
+// larger batch, the cosine's end had passed and the run trained at rate 0.
+TEST(TrainSchedule, ResumingWithAnotherBatchSizeOrSubsetContinuesTheSchedule) {
+  TempDir data, first;
+  write_idx_split(data.path(), "train", 96, 4, 4);
+  write_idx_split(data.path(), "t10k", 16, 4, 4);
+  TrainOptions o = run_on(data.path(), first.path());
+  o.schedule = "cosine";
+  o.final_lr_fraction = 0.1;
+  run_training(o, quiet());  // 3 steps of 32
+
+  struct Case {
+    const char* what;
+    std::int64_t batch, subset, steps_per_epoch;
+  };
+  for (const Case c : {Case{"batch 48", 48, 0, 2}, Case{"batch 96", 96, 0, 1}, Case{"subset 64", 32, 64, 2}}) {
+    SCOPED_TRACE(c.what);
+    TempDir second;
+    TrainOptions resumed = run_on(data.path(), second.path());
+    resumed.resume = first / "checkpoint.safetensors";
+    resumed.batch = c.batch;
+    resumed.subset = c.subset;
+    resumed.given = {"batch"};
+    const TrainResult r = run_training(resumed, quiet());
+    // Epoch 2 of 2, in the new size: the cosine over 2 * steps_per_epoch steps, from step steps_per_epoch on.
+    const nn::Schedule want = nn::cosine_schedule(1e-3, 2 * c.steps_per_epoch, 0.1);
+    ASSERT_EQ(r.step_lrs.size(), static_cast<std::size_t>(c.steps_per_epoch));
+    for (std::int64_t i = 0; i < c.steps_per_epoch; ++i)
+      EXPECT_DOUBLE_EQ(r.step_lrs[static_cast<std::size_t>(i)], want(c.steps_per_epoch + i)) << "step " << i;
+    EXPECT_GT(r.step_lrs.back(), 0.1e-3) << "not at the end of the decay";
+  }
 }
 
 }  // namespace
