@@ -41,36 +41,36 @@ int terminal_columns(std::FILE* out) {
 
 }  // namespace
 
-ProgressBar::ProgressBar(std::int64_t total_steps, std::string label, std::FILE* out, Mode mode)
+ProgressBar::ProgressBar(std::int64_t total_steps, std::string label, std::FILE* out, Mode mode, Now now)
     : total_(total_steps),
       label_(std::move(label)),
       out_(out),
       terminal_(mode == Mode::terminal || (mode == Mode::automatic && isatty(fileno(out)))),
-      start_(std::chrono::steady_clock::now()) {
+      now_(std::move(now)),
+      start_(now_()) {
   NXV_CHECK(total_steps > 0, "ProgressBar", "got total_steps ", total_steps, ", expected > 0");
   NXV_CHECK(out != nullptr, "ProgressBar", "got a null output stream");
 }
 
 ProgressBar::~ProgressBar() { finish(); }
 
-void ProgressBar::update(std::int64_t step, const std::vector<Metric>& metrics, double samples_per_second) {
+void ProgressBar::update(std::int64_t step, const std::vector<Metric>& metrics, std::int64_t samples) {
   if (finished_) return;
   metrics_ = metrics;
-  if (advance(step, samples_per_second)) draw();
+  if (advance(step, samples)) draw();
 }
 
 void ProgressBar::update_lazy(std::int64_t step, const std::function<std::vector<Metric>()>& metrics,
-                              double samples_per_second) {
-  if (finished_ || !advance(step, samples_per_second)) return;
+                              std::int64_t samples) {
+  if (finished_ || !advance(step, samples)) return;
   metrics_ = metrics();
   draw();
 }
 
-bool ProgressBar::advance(std::int64_t step, double samples_per_second) {
+bool ProgressBar::advance(std::int64_t step, std::int64_t samples) {
   step_ = std::clamp<std::int64_t>(step, 0, total_);
-  samples_per_second_ = samples_per_second;
-  if (terminal_)
-    return step_ == total_ || printed_step_ < 0 || std::chrono::steady_clock::now() - last_draw_ >= kRedrawInterval;
+  samples_ = samples;
+  if (terminal_) return step_ == total_ || printed_step_ < 0 || now_() - last_draw_ >= kRedrawInterval;
   if (step_ > 0 && step_ * 10 >= total_ * next_plain_tenth_) {
     next_plain_tenth_ = step_ * 10 / total_ + 1;
     return true;
@@ -90,7 +90,7 @@ void ProgressBar::finish() {
   std::fflush(out_);
 }
 
-std::string ProgressBar::line(bool with_bar) const {
+std::string ProgressBar::line(bool with_bar, Clock::time_point now) const {
   std::string s = label_;
   if (with_bar) {
     const int filled = static_cast<int>(kBarWidth * step_ / total_);
@@ -100,8 +100,8 @@ std::string ProgressBar::line(bool with_bar) const {
   s += " step " + std::to_string(step_) + "/" + std::to_string(total_) +
        format(" (%.0f%%)", 100.0 * static_cast<double>(step_) / static_cast<double>(total_));
   for (const auto& m : metrics_) s += "  " + m.name + " " + format(std::abs(m.value) < 1000 ? "%.4f" : "%.4g", m.value);
-  if (samples_per_second_ > 0) s += format("  %.0f samples/s", samples_per_second_);
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  if (samples_ > 0 && elapsed > 0) s += format("  %.0f samples/s", static_cast<double>(samples_) / elapsed);
   if (step_ == total_)
     s += "  " + duration(elapsed) + " elapsed";
   else if (step_ > 0)
@@ -110,14 +110,14 @@ std::string ProgressBar::line(bool with_bar) const {
 }
 
 void ProgressBar::draw() {
-  last_draw_ = std::chrono::steady_clock::now();
+  last_draw_ = now_();
   printed_step_ = step_;
   if (!terminal_) {
-    std::fprintf(out_, "%s\n", line(false).c_str());
+    std::fprintf(out_, "%s\n", line(false, last_draw_).c_str());
     std::fflush(out_);
     return;
   }
-  std::string s = line(true);
+  std::string s = line(true, last_draw_);
   const int columns = terminal_columns(out_);
   if (columns > 1 && static_cast<int>(s.size()) >= columns) s.resize(static_cast<std::size_t>(columns - 1));
   std::fprintf(out_, "\r%s\x1b[K", s.c_str());  // ESC[K clears what a longer previous line left behind

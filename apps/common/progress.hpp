@@ -22,35 +22,44 @@ class ProgressBar {
     plain,      // print a full line at every 10% of the steps and at the end, for logs and CI
   };
 
-  ProgressBar(std::int64_t total_steps, std::string label, std::FILE* out = stdout, Mode mode = Mode::automatic);
+  using Clock = std::chrono::steady_clock;
+  using Now = std::function<Clock::time_point()>;  // the time source: Clock::now, or a test's own
+
+  ProgressBar(std::int64_t total_steps, std::string label, std::FILE* out = stdout, Mode mode = Mode::automatic,
+              Now now = Clock::now);
   ~ProgressBar();  // finishes the bar if finish() was not called
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
 
-  // Reports that `step` (1..total) steps are done. On a terminal the line is redrawn at most every 100 ms (and
-  // always at the last step), so calling this every step costs nothing measurable.
-  void update(std::int64_t step, const std::vector<Metric>& metrics, double samples_per_second);
+  // Reports that `step` (1..total) steps are done, and `samples` samples with them (0: no rate is shown). A line
+  // shows samples / the seconds since the bar started, the clock read when the line is drawn. On a terminal the
+  // line is redrawn at most every 100 ms (and always at the last step), so calling this every step costs nothing
+  // measurable.
+  void update(std::int64_t step, const std::vector<Metric>& metrics, std::int64_t samples);
   // The same, but `metrics` is called only when a line is drawn (and its values kept for finish()): for values
-  // that must be read back from a device, so that nothing is read that isn't shown.
-  void update_lazy(std::int64_t step, const std::function<std::vector<Metric>()>& metrics, double samples_per_second);
+  // that must be read back from a device, so that nothing is read that isn't shown. The clock is read after
+  // `metrics`: on a device that records work and runs it when a value is read, reading the metrics runs the
+  // steps, so the rate counts work done, not work queued.
+  void update_lazy(std::int64_t step, const std::function<std::vector<Metric>()>& metrics, std::int64_t samples);
   // Draws the final state and ends the line; later calls do nothing.
   void finish();
 
  private:
-  // Records step and speed, and says whether this update draws a line.
-  bool advance(std::int64_t step, double samples_per_second);
-  std::string line(bool with_bar) const;
+  // Records step and samples, and says whether this update draws a line.
+  bool advance(std::int64_t step, std::int64_t samples);
+  std::string line(bool with_bar, Clock::time_point now) const;
   void draw();
 
   std::int64_t total_;
   std::string label_;
   std::FILE* out_;
   bool terminal_;
-  std::chrono::steady_clock::time_point start_, last_draw_;
+  Now now_;
+  Clock::time_point start_, last_draw_;
   std::int64_t step_ = 0;
   std::int64_t next_plain_tenth_ = 1;  // plain mode prints when step reaches total * next_plain_tenth_ / 10
   std::vector<Metric> metrics_;
-  double samples_per_second_ = 0;
+  std::int64_t samples_ = 0;
   std::int64_t printed_step_ = -1;  // the step the last drawn line showed
   bool finished_ = false;
 };

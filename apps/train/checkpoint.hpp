@@ -39,15 +39,22 @@ struct Checkpoint {
   std::vector<EpochMetrics> history;
 };
 
+// Writes `c` to `path`, replacing what is there only with a checkpoint that load_checkpoint reads back: settings
+// out of range (the ones load_checkpoint refuses) are an error before anything is written, and the new file is
+// read back before the rename that replaces the old one.
 void save_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
-// Throws nxv::Error naming the file when it is not an nxv-train checkpoint.
+// Throws nxv::Error naming the file, and the metadata field where one is wrong, when it is not a regular file, not
+// an nxv-train checkpoint, or a setting is malformed or out of range ("lr" nan, "batch" "12abc").
 Checkpoint load_checkpoint(const std::filesystem::path& path, Backend& backend);
 
 // The metrics as a JSON array of {"epoch", "train_loss", "test_loss", "test_accuracy", "seconds",
-// "samples_per_second"} objects, and back.
+// "samples_per_second"} objects, and back. Numbers are written exactly (the shortest text that reads back as the
+// same double); JSON has no NaN or infinity, so a value that is not finite is written as null and read back as
+// NaN. `source` names the text in errors (a file, a checkpoint's metadata field).
 std::string metrics_json(const std::vector<EpochMetrics>& history);
-std::vector<EpochMetrics> parse_metrics_json(const std::string& text);
-// metrics.csv, metrics.json and curves.png in `dir`.
+std::vector<EpochMetrics> parse_metrics_json(const std::string& text, const std::string& source);
+// metrics.csv, metrics.json and curves.png in `dir`, each replaced whole (written beside it and renamed); a
+// failed write is an error naming the file.
 void write_metrics(const std::filesystem::path& dir, const std::vector<EpochMetrics>& history,
                    const std::string& title);
 

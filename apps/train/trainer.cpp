@@ -1,7 +1,13 @@
 #include "train/trainer.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 #include <functional>
+#include <sstream>
 #include <tuple>
 
 #include "common/progress.hpp"
@@ -22,6 +28,13 @@ using Clock = std::chrono::steady_clock;
 // Test batches: larger than training ones, since there is no backward pass and fewer dispatches go faster.
 constexpr std::int64_t kEvalBatch = 1000;
 
+template <class... Parts>
+std::string concat(const Parts&... parts) {
+  std::ostringstream s;
+  (s << ... << parts);
+  return s.str();
+}
+
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 nn::Optimizer make_optimizer(const std::string& name) {
@@ -31,6 +44,7 @@ nn::Optimizer make_optimizer(const std::string& name) {
   detail::fail("nxv-train: unknown optimizer '", name, "', expected sgd, adam or adamw");
 }
 
+// Evaluated at schedule_position (trainer.hpp), in steps of this run's size.
 nn::Schedule make_schedule(const ScheduleSettings& s, double lr, std::int64_t steps_per_epoch,
                            std::int64_t last_epoch) {
   if (s.kind == "constant") return nn::constant_schedule(lr);
@@ -65,6 +79,28 @@ Evaluation evaluate(const EvalFn& eval, const Params& params, const Params& mode
   }
   const auto n = static_cast<double>(batches.num_examples());
   return {loss_sum.item() / n, correct.item() / n, batches.num_examples()};
+}
+
+// --out, before any work: a directory that exists or can be made, and that this process may write to.
+void check_output_dir(const std::filesystem::path& out) {
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) detail::fail("--out ", out.string(), ": cannot create the directory (", ec.message(), ")");
+  if (!std::filesystem::is_directory(out, ec)) detail::fail("--out ", out.string(), " is not a directory");
+  if (access(out.c_str(), W_OK | X_OK) != 0)
+    detail::fail("--out ", out.string(), ": the directory is not writable (", std::strerror(errno), ")");
+}
+
+// Before any work: an empty split would end in a schedule of zero steps, or a test loss of 0 / 0.
+void check_not_empty(const data::Dataset& d) {
+  NXV_CHECK(d.count > 0, "data", d.images_path.string(), " holds no images, expected at least one");
+}
+
+// Before any work: a model takes images of one size.
+void check_same_size(const data::Dataset& train, const data::Dataset& test) {
+  NXV_CHECK(train.rows == test.rows && train.cols == test.cols, "data", "the training images are ", train.rows, "x",
+            train.cols, " (", train.images_path.string(), "), the test images ", test.rows, "x", test.cols, " (",
+            test.images_path.string(), "); they must be of one size");
 }
 
 // Throws UsageError when the command line asks for something other than what the checkpoint holds.
@@ -130,6 +166,10 @@ void print_epoch(std::FILE* log, const EpochMetrics& m, std::int64_t last_epoch)
 
 }  // namespace
 
+std::int64_t schedule_position(std::int64_t epoch, std::int64_t step_in_epoch, std::int64_t steps_per_epoch) {
+  return (epoch - 1) * steps_per_epoch + step_in_epoch;
+}
+
 // Jitted with the fusion compiler (bit-identical to eager on the same device; 1.78x faster on the H200's MLP step);
 // on the reference backend it runs the evaluator.
 StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer) {
@@ -161,18 +201,102 @@ Backend& pick_backend(const std::string& device, std::FILE* log) {
   return reference_backend();
 }
 
+namespace {
+
+// What run_training sets up once and every epoch uses.
+struct Run {
+  const TrainOptions& options;
+  Backend& backend;
+  const data::Dataset& train;
+  data::BatchOptions train_options;
+  StepFn step;
+  nn::Schedule schedule;
+  std::int64_t steps_per_epoch = 0, first_epoch = 0, last_epoch = 0;
+  bool record_step_losses = false;
+};
+
+// Once the loss is not a number, every later step's is not either, and a checkpoint of it is useless: the run
+// stops (DivergedError), leaving the last good checkpoint where it is. `where`: "epoch 2/3 at step 5/8".
+double check_finite(const Run& run, double value, const char* what, const std::string& where, double rate,
+                    std::int64_t epochs_done) {
+  if (std::isfinite(value)) return value;
+  const TrainOptions& o = run.options;
+  const std::string kept =
+      epochs_done >= run.first_epoch
+          ? concat((o.out / "checkpoint.safetensors").string(), " holds epoch ", epochs_done, ", the last good one")
+      : !o.resume.empty() ? concat("the checkpoint it resumed from, ", o.resume.string(), ", is as it was")
+                          : std::string("no checkpoint was written");
+  throw DivergedError(concat("training diverged in ", where, ": ", what, " is ", value, " (learning rate ", rate,
+                             "); stopped without saving the epoch: ", kept, ". A smaller --lr may help."));
+}
+
+// One epoch of training on `c`: its train loss, seconds and samples per second (the caller adds the test metrics).
+EpochMetrics train_epoch(const Run& run, std::int64_t epoch, Checkpoint& c, TrainResult& result, std::FILE* log) {
+  const data::Batches batches(run.train, run.train_options, run.backend, static_cast<std::uint64_t>(epoch - 1));
+  const std::string label = concat("epoch ", epoch, "/", run.last_epoch);
+  io::ProgressBar bar(batches.size(), label, log);
+  const Clock::time_point start = Clock::now();
+  std::int64_t done = 0, seen = 0;  // steps and samples
+  double rate = 0;
+  auto finite = [&](double value, const char* what) {
+    return check_finite(run, value, what, concat(label, " at step ", done, "/", batches.size()), rate, c.epoch);
+  };
+  // The epoch's summed loss stays on the device; it is read only when the bar shows it (the running mean) and once
+  // at the end, so an epoch downloads only the numbers it prints.
+  Tensor loss_sum = scalar(0.0, c.dtype, run.backend);
+  std::int64_t read_at = -1;
+  double running_loss = 0;
+  auto read_running_loss = [&] {
+    if (read_at != seen) running_loss = finite(loss_sum.item() / static_cast<double>(seen), "the mean train loss");
+    read_at = seen;
+    return running_loss;
+  };
+  while (done < batches.size()) {
+    const data::Batch b = batches[done];
+    rate = run.schedule(schedule_position(epoch, done, run.steps_per_epoch));
+    auto [loss, params, optimizer_state, model_state] =
+        run.step(c.params, c.optimizer_state, c.model_state, b.images, b.labels, scalar(rate, c.dtype, run.backend),
+                 nn::step_key(c.seed, c.step, run.backend));
+    c.params = std::move(params);
+    c.optimizer_state = std::move(optimizer_state);
+    c.model_state = std::move(model_state);
+    ++c.step;
+    ++done;
+    seen += b.size;
+    loss_sum = loss_sum + loss * static_cast<double>(b.size);
+    result.step_lrs.push_back(rate);
+    if (run.record_step_losses) result.step_losses.push_back(finite(loss.item(), "the step's loss"));
+    bar.update_lazy(
+        done,
+        [&] {
+          return std::vector<io::Metric>{{"loss", read_running_loss()}};
+        },
+        seen);
+  }
+  EpochMetrics m;
+  m.epoch = epoch;
+  m.train_loss = read_running_loss();
+  m.seconds = seconds_since(start);
+  m.samples_per_second = static_cast<double>(seen) / m.seconds;
+  bar.finish();
+  return m;
+}
+
+}  // namespace
+
 TrainResult run_training(const TrainOptions& o, std::FILE* log, bool record_step_losses) {
+  check_output_dir(o.out);
   Backend& backend = pick_backend(o.device, log);
   const std::filesystem::path dir = o.data.empty() ? data::default_data_dir() : o.data;
   const data::Dataset train = data::load_idx(dir, data::Split::train);
   const data::Dataset test = data::load_idx(dir, data::Split::test);
+  check_not_empty(train);
+  check_not_empty(test);
+  check_same_size(train, test);
 
   Checkpoint c = starting_point(o, train, backend);
   const nn::Sequential model = make_model(c.model);
-  const nn::Optimizer optimizer = make_optimizer(c.optimizer);
-  const StepFn step = make_train_step(model, optimizer);
   const EvalFn eval = make_eval(model);
-
   data::BatchOptions train_options;
   train_options.batch_size = c.batch;
   train_options.seed = c.seed;
@@ -182,62 +306,32 @@ TrainResult run_training(const TrainOptions& o, std::FILE* log, bool record_step
   data::BatchOptions test_options = train_options;
   test_options.batch_size = kEvalBatch;
   test_options.subset = o.test_subset;
-
-  const std::int64_t last_epoch = c.epoch + o.epochs;
   const std::int64_t steps_per_epoch = data::Batches(train, train_options, backend).size();
-  const nn::Schedule schedule = make_schedule(c.schedule, c.lr, steps_per_epoch, last_epoch);
+  const std::int64_t last_epoch = c.epoch + o.epochs;
+  const Run run{o,
+                backend,
+                train,
+                train_options,
+                make_train_step(model, make_optimizer(c.optimizer)),
+                make_schedule(c.schedule, c.lr, steps_per_epoch, last_epoch),
+                steps_per_epoch,
+                c.epoch + 1,
+                last_epoch,
+                record_step_losses};
   std::fprintf(log, "model %s (%lld parameters), %s, lr %g (%s schedule), batch %lld, %s\n", c.model.c_str(),
                static_cast<long long>(nn::parameter_count(c.params)), c.optimizer.c_str(), c.lr,
                c.schedule.kind.c_str(), static_cast<long long>(c.batch), std::string(name(c.dtype)).c_str());
 
   TrainResult result;
-  for (std::int64_t epoch = c.epoch + 1; epoch <= last_epoch; ++epoch) {
-    const data::Batches batches(train, train_options, backend, static_cast<std::uint64_t>(epoch - 1));
-    io::ProgressBar bar(batches.size(), "epoch " + std::to_string(epoch) + "/" + std::to_string(last_epoch), log);
-    const Clock::time_point start = Clock::now();
-    // The epoch's summed loss stays on the device; it is read only when the bar shows it (the running mean) and
-    // once at the end, so an epoch downloads only the numbers it prints.
-    Tensor loss_sum = scalar(0.0, c.dtype, backend);
-    std::int64_t seen = 0, read_at = -1;
-    double running_loss = 0;
-    auto read_running_loss = [&] {
-      if (read_at != seen) running_loss = loss_sum.item() / static_cast<double>(seen);
-      read_at = seen;
-      return running_loss;
-    };
-    for (std::int64_t i = 0; i < batches.size(); ++i) {
-      const data::Batch b = batches[i];
-      const double rate = schedule(c.step);
-      auto [loss, params, optimizer_state, model_state] =
-          step(c.params, c.optimizer_state, c.model_state, b.images, b.labels, scalar(rate, c.dtype, backend),
-               nn::step_key(c.seed, c.step, backend));
-      c.params = std::move(params);
-      c.optimizer_state = std::move(optimizer_state);
-      c.model_state = std::move(model_state);
-      ++c.step;
-      seen += b.size;
-      loss_sum = loss_sum + loss * static_cast<double>(b.size);
-      result.step_lrs.push_back(rate);
-      if (record_step_losses) result.step_losses.push_back(loss.item());
-      bar.update_lazy(
-          i + 1,
-          [&] {
-            return std::vector<io::Metric>{{"loss", read_running_loss()}};
-          },
-          static_cast<double>(seen) / seconds_since(start));
-    }
-    EpochMetrics m;
-    m.epoch = epoch;
-    m.train_loss = read_running_loss();
-    m.seconds = seconds_since(start);
-    m.samples_per_second = static_cast<double>(seen) / m.seconds;
-    bar.finish();
+  for (std::int64_t epoch = run.first_epoch; epoch <= run.last_epoch; ++epoch) {
+    EpochMetrics m = train_epoch(run, epoch, c, result, log);
     const Evaluation e = evaluate(eval, c.params, c.model_state, test, test_options, backend);
-    m.test_loss = e.loss;
+    m.test_loss = check_finite(run, e.loss, "the test loss", concat("epoch ", epoch, "/", run.last_epoch),
+                               result.step_lrs.back(), c.epoch);
     m.test_accuracy = e.accuracy;
     c.history.push_back(m);
     c.epoch = epoch;
-    print_epoch(log, m, last_epoch);
+    print_epoch(log, m, run.last_epoch);
     write_metrics(o.out, c.history,
                   "nxv-train " + c.model + " (" + c.optimizer + ", batch " + std::to_string(c.batch) + ")");
     save_checkpoint(o.out / "checkpoint.safetensors", c);
@@ -252,6 +346,7 @@ Evaluation run_evaluation(const TrainOptions& o, std::FILE* log) {
   Backend& backend = pick_backend(o.device, log);
   const std::filesystem::path dir = o.data.empty() ? data::default_data_dir() : o.data;
   const data::Dataset test = data::load_idx(dir, data::Split::test);
+  check_not_empty(test);
   const Checkpoint c = load_checkpoint(o.evaluate, backend);
   check_parameters(c, input_shape(c.model, test.rows, test.cols), o.evaluate);
   data::BatchOptions options;

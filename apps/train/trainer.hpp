@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "nxv/backend.hpp"
+#include "nxv/error.hpp"
 #include "nxv/nn.hpp"
 #include "train/checkpoint.hpp"
 #include "train/options.hpp"
@@ -16,6 +17,12 @@ namespace nxv::train {
 struct Evaluation {
   double loss = 0, accuracy = 0;
   std::int64_t examples = 0;
+};
+
+// A run stopped because its loss is no longer finite (nxv-train exits with status 3). Nothing of the epoch it
+// stopped in was saved: --out keeps the last good epoch's checkpoint and metrics.
+struct DivergedError : Error {
+  using Error::Error;
 };
 
 struct TrainResult {
@@ -33,10 +40,17 @@ using StepFn = std::function<std::tuple<Tensor, Params, Params, Params>(
     const Tensor& labels, const Tensor& lr, const Tensor& key)>;
 StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer);
 
+// The step a learning-rate schedule is evaluated at: step `step_in_epoch` (0-based) of epoch `epoch` (1-based),
+// counted in this run's steps per epoch. Not the checkpoint's step counter: a run resumed with another --batch or
+// --subset counted its earlier steps in another size, and with far more of them the cosine's end had long passed
+// (rate 0). Without a change it is the same number.
+std::int64_t schedule_position(std::int64_t epoch, std::int64_t step_in_epoch, std::int64_t steps_per_epoch);
+
 // The backend `device` names ("" = Vulkan when usable, else the reference backend, with a note on `log`).
 Backend& pick_backend(const std::string& device, std::FILE* log);
 
-// Trains as `options` say, writing progress to `log` and the outputs to options.out.
+// Trains as `options` say, writing progress to `log` and the outputs to options.out. Checks its inputs and --out
+// before any work; throws DivergedError when the loss stops being finite.
 TrainResult run_training(const TrainOptions& options, std::FILE* log, bool record_step_losses = false);
 // The test loss and accuracy of the checkpoint options.evaluate.
 Evaluation run_evaluation(const TrainOptions& options, std::FILE* log);

@@ -104,6 +104,11 @@ std::filesystem::path find_file(const std::filesystem::path& dir, const std::str
   std::error_code ec;
   for (const auto& n : names)
     if (std::filesystem::is_regular_file(dir / n, ec)) return dir / n;
+  // A directory or a named pipe by one of the names: said so, as "no file" would mislead.
+  for (const auto& n : names)
+    if (std::filesystem::exists(dir / n, ec))
+      detail::fail("load_idx: ", (dir / n).string(), " is not a regular file (a directory, a named pipe?), expected ",
+                   stem, " in IDX format");
   std::string tried;
   for (const auto& n : names) tried += (tried.empty() ? "" : ", ") + n;
   const bool dir_exists = std::filesystem::is_directory(dir, ec);
@@ -125,6 +130,8 @@ Dataset load_idx(const std::filesystem::path& dir, Split split) {
   const auto images_path = find_file(dir, prefix + "-images", "idx3");
   const auto labels_path = find_file(dir, prefix + "-labels", "idx1");
   Dataset d;
+  d.images_path = images_path;
+  d.labels_path = labels_path;
 
   IdxReader images(images_path);
   const auto image_dims = images.read_header(kImagesMagic, "images: [count, rows, cols] of unsigned bytes");

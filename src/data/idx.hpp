@@ -20,6 +20,7 @@ struct Dataset {
   std::vector<std::uint8_t> labels;
   std::int64_t count = 0, rows = 0, cols = 0;
   int num_classes = 10;
+  std::filesystem::path images_path, labels_path;  // where they were read from, for messages
 };
 
 // Where the data lives when no --data is given: $NXV_DATA_DIR if set, else the directory of Debian's
@@ -28,8 +29,9 @@ std::filesystem::path default_data_dir();
 
 // Reads `split` from `dir`: {train,t10k}-{images-idx3,labels-idx1}-ubyte, each optionally .gz (the uncompressed
 // file wins when both exist; the "images.idx3-ubyte" spelling of some mirrors is accepted too).
-// Throws nxv::Error naming the file and the problem for a missing file, a wrong magic number, a truncated or
-// over-long file, image and label counts that disagree, and labels >= num_classes.
+// Throws nxv::Error naming the file and the problem for a missing file, one that is not a regular file (a
+// directory, a named pipe), a wrong magic number, a truncated or over-long file, image and label counts that
+// disagree, and labels >= num_classes.
 Dataset load_idx(const std::filesystem::path& dir, Split split);
 
 }  // namespace nxv::data

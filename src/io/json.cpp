@@ -33,7 +33,7 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : s_(text) {}
+  Parser(std::string_view text, std::string_view source) : s_(text), source_(source) {}
 
   Value document() {
     Value v = value(0);
@@ -45,7 +45,8 @@ class Parser {
  private:
   template <class... Parts>
   [[noreturn]] void fail(const Parts&... parts) const {
-    detail::fail("json: at byte ", pos_, ": ", parts...);
+    if (source_.empty()) detail::fail("json: at byte ", pos_, ": ", parts...);
+    detail::fail("json: ", source_, ": at byte ", pos_, ": ", parts...);
   }
   void skip_space() {
     while (pos_ < s_.size() && is_space(s_[pos_])) ++pos_;
@@ -236,6 +237,7 @@ class Parser {
   }
 
   std::string_view s_;
+  std::string_view source_;
   std::size_t pos_ = 0;
 };
 
@@ -277,7 +279,7 @@ std::string_view name(Value::Kind kind) {
   return "?";
 }
 
-Value parse(std::string_view text) { return Parser(text).document(); }
+Value parse(std::string_view text, std::string_view source) { return Parser(text, source).document(); }
 
 std::string quote(std::string_view s) {
   std::string out = "\"";

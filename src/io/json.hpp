@@ -29,8 +29,9 @@ struct Value {
 std::string_view name(Value::Kind kind);  // "an object", "a string", ... for error messages
 
 // Parses `text`: one JSON value, surrounded only by whitespace. Rejects duplicate object keys and nesting deeper
-// than 64. Throws nxv::Error("json: at byte N: ...") on malformed input.
-Value parse(std::string_view text);
+// than 64. Throws nxv::Error("json: <source>: at byte N: ...") on malformed input, where `source` names where the
+// text came from (a file, a metadata field) for the reader of the message.
+Value parse(std::string_view text, std::string_view source = {});
 
 // `s` as a JSON string literal, quotes included (control characters, '"' and '\' escaped; UTF-8 passes through).
 std::string quote(std::string_view s);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <optional>
 #include <vector>
 
@@ -47,12 +48,42 @@ struct Entry {
   std::uint64_t begin = 0, end = 0;
 };
 
+// Reads all of `path`, a regular file, in one read of its size. Checked before it is opened: that it is a regular
+// file (opening a named pipe blocks until a writer comes; a directory's "size" made a vector of 2^64 bytes). Checked
+// after: that nothing follows, since /proc's files report a size of 0 whatever they hold.
+std::vector<std::byte> read_regular_file(const std::filesystem::path& path) {
+  auto fail = [&](const auto&... parts) { detail::fail("load_safetensors: ", path.string(), ": ", parts...); };
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found) fail("cannot be opened: no such file");
+  if (ec) fail("cannot be examined (", ec.message(), ")");
+  if (status.type() == std::filesystem::file_type::directory) fail("is a directory, expected a safetensors file");
+  if (status.type() != std::filesystem::file_type::regular)
+    fail("is not a regular file (a named pipe, socket or device?), expected a safetensors file");
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) fail("cannot be examined (", ec.message(), ")");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("cannot be opened (", std::strerror(errno), ")");
+  std::vector<std::byte> bytes;
+  try {
+    bytes.resize(static_cast<std::size_t>(size));
+  } catch (const std::bad_alloc&) {
+    fail("is ", size, " bytes long, more than there is memory to read it into");
+  }
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (static_cast<std::uintmax_t>(in.gcount()) != size)
+    fail("read error: got ", in.gcount(), " of its ", size, " bytes (did it shrink while being read?)");
+  if (in.peek() != std::char_traits<char>::eof())
+    fail("holds more than the ", size, " bytes its size says (a /proc or device file?), expected a safetensors file");
+  return bytes;
+}
+
 class Loader {
  public:
-  Loader(std::filesystem::path path, Backend& backend) : path_(std::move(path)), backend_(backend) {}
+  Loader(std::span<const std::byte> bytes, std::string_view source, Backend& backend)
+      : bytes_(bytes), source_(source), backend_(backend) {}
 
   SafetensorsFile load() {
-    read_file();
     if (bytes_.size() < 8) fail("the file is ", bytes_.size(), " bytes long, too short for the 8-byte header length");
     std::uint64_t header_len = 0;
     std::memcpy(&header_len, bytes_.data(), 8);
@@ -71,7 +102,7 @@ class Loader {
     if (root.kind != json::Value::Kind::object)
       fail("malformed header: it is ", json::name(root.kind), ", not an object");
 
-    const std::span<const std::byte> data = std::span<const std::byte>(bytes_).subspan(8 + header_len);
+    const std::span<const std::byte> data = bytes_.subspan(8 + header_len);
     SafetensorsFile out;
     std::vector<Entry> entries;
     for (const auto& [name, value] : root.members) {
@@ -88,17 +119,7 @@ class Loader {
  private:
   template <class... Parts>
   [[noreturn]] void fail(const Parts&... parts) const {
-    detail::fail("load_safetensors: ", path_.string(), ": ", parts...);
-  }
-
-  void read_file() {
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) fail("cannot be opened (", std::strerror(errno), ")");
-    in.seekg(0, std::ios::end);
-    bytes_.resize(static_cast<std::size_t>(in.tellg()));
-    in.seekg(0);
-    in.read(reinterpret_cast<char*>(bytes_.data()), static_cast<std::streamsize>(bytes_.size()));
-    if (!in) fail("read error");
+    detail::fail("load_safetensors: ", source_, ": ", parts...);
   }
 
   std::map<std::string, std::string> metadata(const json::Value& v) const {
@@ -188,9 +209,9 @@ class Loader {
     return from_bytes(bools, e.type, backend_);
   }
 
-  std::filesystem::path path_;
+  std::span<const std::byte> bytes_;
+  std::string_view source_;
   Backend& backend_;
-  std::vector<std::byte> bytes_;
 };
 
 std::string shape_json(const Shape& s) {
@@ -202,7 +223,8 @@ std::string shape_json(const Shape& s) {
 }  // namespace
 
 void save_safetensors(const std::filesystem::path& path, const std::map<std::string, Tensor>& tensors,
-                      const std::map<std::string, std::string>& metadata) {
+                      const std::map<std::string, std::string>& metadata,
+                      const std::function<void(const std::filesystem::path&)>& check_written) {
   std::vector<const std::pair<const std::string, Tensor>*> order;
   for (const auto& item : tensors) {
     NXV_CHECK(!item.first.empty() && item.first != kMetadataKey, "save_safetensors", path.string(), ": tensor name \"",
@@ -242,7 +264,8 @@ void save_safetensors(const std::filesystem::path& path, const std::map<std::str
   header.append((8 - header.size() % 8) % 8, ' ');  // the spec allows trailing spaces; 8 + N stays 8-aligned
 
   const std::filesystem::path tmp = path.string() + ".tmp";
-  {
+  std::error_code ec;
+  try {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     NXV_CHECK(out, "save_safetensors", tmp.string(), ": cannot be created (", std::strerror(errno), ")");
     const std::uint64_t header_len = header.size();
@@ -254,16 +277,24 @@ void save_safetensors(const std::filesystem::path& path, const std::map<std::str
       item->second.copy_to(bytes);
       out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     }
-    out.flush();
+    out.close();
     NXV_CHECK(out, "save_safetensors", tmp.string(), ": write error (disk full?)");
+    if (check_written) check_written(tmp);
+  } catch (...) {
+    std::filesystem::remove(tmp, ec);  // what is at `path` stays as it was
+    throw;
   }
-  std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   NXV_CHECK(!ec, "save_safetensors", "cannot rename ", tmp.string(), " to ", path.string(), ": ", ec.message());
 }
 
+SafetensorsFile parse_safetensors(std::span<const std::byte> bytes, std::string_view source, Backend& backend) {
+  return Loader(bytes, source, backend).load();
+}
+
 SafetensorsFile load_safetensors(const std::filesystem::path& path, Backend& backend) {
-  return Loader(path, backend).load();
+  const std::vector<std::byte> bytes = read_regular_file(path);
+  return parse_safetensors(bytes, path.string(), backend);
 }
 
 }  // namespace nxv::io

@@ -96,6 +96,24 @@ TEST(Idx, MissingFileNamesWhatWasTriedAndHowToGetTheData) {
   expect_error([&] { load_idx(dir / "nowhere", Split::train); }, {"does not exist", "train-images-idx3-ubyte"});
 }
 
+// Such names used to be skipped silently, so the error said that there was no such file.
+TEST(Idx, ANameThatIsNoRegularFileIsReported) {
+  TempDir dir;
+  write_split(dir, "train", good_images(), good_labels());
+  std::filesystem::remove(dir / "train-images-idx3-ubyte");
+  std::filesystem::create_directory(dir / "train-images-idx3-ubyte");
+  expect_error([&] { load_idx(dir.path(), Split::train); },
+               {(dir / "train-images-idx3-ubyte").string(), "not a regular file"});
+}
+
+TEST(Idx, RemembersItsFilesForMessages) {
+  TempDir dir;
+  write_split(dir, "t10k", good_images(), good_labels(), /*gzip=*/true);
+  const Dataset d = load_idx(dir.path(), Split::test);
+  EXPECT_EQ(d.images_path, dir / "t10k-images-idx3-ubyte.gz");
+  EXPECT_EQ(d.labels_path, dir / "t10k-labels-idx1-ubyte.gz");
+}
+
 TEST(Idx, WrongMagicNumberIsReported) {
   TempDir dir;
   write_split(dir, "train", good_labels(), good_labels());  // a label file where the images belong

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstring>
 
 #include "nxv/ops.hpp"
@@ -167,6 +171,59 @@ TEST(Safetensors, EveryKindOfCorruptFileIsANamedError) {
   }
   expect_error([&] { load_safetensors(dir / "absent.safetensors", ref()); },
                {"absent.safetensors", "cannot be opened"});
+}
+
+// Sizes from tellg() made a directory std::bad_alloc and a /proc file vector::_M_default_append; opening a named
+// pipe waited for a writer forever.
+TEST(Safetensors, AnythingButARegularFileIsANamedError) {
+  TempDir dir;
+  std::filesystem::create_directory(dir / "folder.safetensors");
+  expect_error([&] { load_safetensors(dir / "folder.safetensors", ref()); },
+               {"folder.safetensors", "is a directory, expected a safetensors file"});
+
+  const auto fifo = dir / "pipe.safetensors";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  // Held open for reading and writing here, so that a loader that opens it anyway fails rather than hangs.
+  const int held = open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(held, 0) << std::strerror(errno);
+  expect_error([&] { load_safetensors(fifo, ref()); }, {"pipe.safetensors", "not a regular file"});
+  close(held);
+
+  if (std::filesystem::exists("/proc/self/status"))  // size 0, but it has contents
+    expect_error([&] { load_safetensors("/proc/self/status", ref()); },
+                 {"/proc/self/status", "holds more than the 0 bytes its size says"});
+}
+
+TEST(Safetensors, ParsesBytesInMemoryNamingTheirSource) {
+  const float data[2] = {1, 2};
+  const std::string bytes = file_bytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
+                                       std::string(reinterpret_cast<const char*>(data), 8));
+  const SafetensorsFile f = parse_safetensors(std::as_bytes(std::span(bytes)), "a buffer", ref());
+  EXPECT_EQ(f.tensors.at("a").to_vector<float>(), (std::vector<float>{1, 2}));
+  expect_error([&] { parse_safetensors(std::as_bytes(std::span(bytes).first(12)), "a buffer", ref()); },
+               {"load_safetensors: a buffer: ", "header length"});
+}
+
+TEST(Safetensors, AFailedCheckOfTheWrittenFileLeavesTheOldOneInPlace) {
+  TempDir dir;
+  const auto path = dir / "x.safetensors";
+  save_safetensors(path, {{"w", scalar(1, DType::f32, ref())}});
+  const std::string before = io_test::read_bytes(path);
+  std::filesystem::path checked;
+  expect_error(
+      [&] {
+        save_safetensors(path, {{"w", scalar(2, DType::f32, ref())}}, {}, [&](const std::filesystem::path& written) {
+          checked = written;
+          EXPECT_EQ(load_safetensors(written, ref()).tensors.at("w").item(), 2.0);
+          detail::fail("rejected by the check");
+        });
+      },
+      {"rejected by the check"});
+  EXPECT_EQ(checked, dir / "x.safetensors.tmp");
+  EXPECT_EQ(io_test::read_bytes(path), before);
+  EXPECT_FALSE(std::filesystem::exists(checked)) << "the rejected file is removed";
+  save_safetensors(path, {{"w", scalar(3, DType::f32, ref())}}, {}, [](const std::filesystem::path&) {});
+  EXPECT_EQ(load_safetensors(path, ref()).tensors.at("w").item(), 3.0) << "a passed check renames it into place";
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ TEST(Train, WritesMetricsPlotAndCheckpointAndEvaluateAgrees) {
   ASSERT_EQ(r.history.size(), 2u);
   for (const char* f : {"metrics.csv", "metrics.json", "curves.png", "checkpoint.safetensors"})
     EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
-  EXPECT_EQ(parse_metrics_json(io_test::read_bytes(dir / "metrics.json")).size(), 2u);
+  EXPECT_EQ(parse_metrics_json(io_test::read_bytes(dir / "metrics.json"), "metrics.json").size(), 2u);
   const std::string csv = io_test::read_bytes(dir / "metrics.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;
 
