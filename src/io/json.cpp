@@ -117,7 +117,7 @@ class Parser {
       }
       skip_space();
       expect(':');
-      v.members.emplace_back(std::move(key), value(depth + 1));
+      v.members.push_back(Member{std::move(key), value(depth + 1)});
       skip_space();
       if (peek() == '}') {
         ++pos_;

@@ -13,17 +13,25 @@
 
 namespace nxv::io::json {
 
+struct Member;
+
 struct Value {
   enum class Kind { null, boolean, number, string, array, object };
   Kind kind = Kind::null;
   bool boolean = false;
-  std::string text;                                    // a string's contents, or a number's literal text
-  std::vector<Value> items;                            // an array's elements
-  std::vector<std::pair<std::string, Value>> members;  // an object's members, in file order, keys unique
+  std::string text;             // a string's contents, or a number's literal text
+  std::vector<Value> items;     // an array's elements
+  std::vector<Member> members;  // an object's members, in file order, keys unique
 
   const Value* find(std::string_view key) const;  // an object's member, or nullptr
   // A number that is a non-negative integer (no sign, fraction or exponent) fitting in 64 bits.
   std::optional<std::uint64_t> as_uint64() const;
+};
+
+// An object's member (a struct rather than std::pair: a pair of an incomplete Value may not be instantiated).
+struct Member {
+  std::string key;
+  Value value;
 };
 
 std::string_view name(Value::Kind kind);  // "an object", "a string", ... for error messages
