@@ -1,21 +1,27 @@
 // Element types and the promotion rules between them (as in Nx/JAX).
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 namespace nxv {
 
-// The order is the order of `all_dtypes`; it is not a promotion order (see promote()).
+// The dtypes, in the order of the rows of src/shared/dtypes.def, the table of their facts (not installed: it also
+// holds the shaders' types); src/core/dtype.cpp checks at compile time that this enum, kNumDTypes and dtype_of
+// agree with it. The order is not a promotion order (see promote()).
 enum class DType : std::uint8_t { pred, u8, s32, s64, f32, f64 };
 inline constexpr int kNumDTypes = 6;
-inline constexpr DType all_dtypes[kNumDTypes] = {DType::pred, DType::u8,  DType::s32,
-                                                 DType::s64,  DType::f32, DType::f64};
+inline constexpr std::array<DType, kNumDTypes> all_dtypes = [] {
+  std::array<DType, kNumDTypes> all{};
+  for (int i = 0; i < kNumDTypes; ++i) all[i] = static_cast<DType>(i);
+  return all;
+}();
 
 enum class DTypeKind : std::uint8_t { boolean, unsigned_int, signed_int, floating };
 
-// Everything the library knows about a dtype lives in this one row, so that f16/bf16 are one row each
-// (plus their conversions) rather than a change to every op.
+// A dtype's row of src/shared/dtypes.def, as far as the front end needs it: what an op needs to know of a dtype
+// comes from here, so that a new dtype is a row (plus its conversions) rather than a change to every op.
 struct DTypeInfo {
   std::string_view name;
   std::uint8_t bytes;

@@ -1,5 +1,5 @@
 // Dtype dispatch for the reference kernels: each dtype's storage type (how an element sits in memory) and
-// compute type (what the shaders compute in, see shared/elementwise.def), element loads/stores, and the one
+// compute type (what the shaders compute in, see shared/dtypes.def), element loads/stores, and the one
 // conversion rule shared by cast, full, pad and iota.
 #pragma once
 #include <cmath>
@@ -13,24 +13,16 @@
 
 namespace nxv::reference {
 
-// Calls f.template operator()<Storage, Compute>() for `type`: pred and u8 are stored as one byte and computed
-// in uint32_t (stores truncate back to 8 bits), s32/s64/f32/f64 compute in themselves. Use with a template
-// lambda: visit_dtype(t, [&]<class S, class C>() { ... }).
+// Calls f.template operator()<Storage, Compute>() for `type`, with the types of its row of shared/dtypes.def: pred
+// and u8 are stored as one byte and computed in uint32_t (stores truncate back to 8 bits), s32/s64/f32/f64 compute
+// in themselves. Use with a template lambda: visit_dtype(t, [&]<class S, class C>() { ... }).
 template <class F>
 decltype(auto) visit_dtype(DType type, F&& f) {
   switch (type) {
-    case DType::pred:
-      return f.template operator()<std::uint8_t, std::uint32_t>();
-    case DType::u8:
-      return f.template operator()<std::uint8_t, std::uint32_t>();
-    case DType::s32:
-      return f.template operator()<std::int32_t, std::int32_t>();
-    case DType::s64:
-      return f.template operator()<std::int64_t, std::int64_t>();
-    case DType::f32:
-      return f.template operator()<float, float>();
-    case DType::f64:
-      return f.template operator()<double, double>();
+#define NXV_DTYPE(name, bytes, kind, bits, value, storage, compute, ...) \
+  case DType::name:                                                      \
+    return f.template operator()<storage, compute>();
+#include "shared/dtypes.def"
   }
   detail::fail("reference: unknown dtype ", static_cast<int>(type));
 }

@@ -14,25 +14,9 @@
 namespace nxv::vulkan::fusion {
 namespace {
 
-// The compute type of shared/elementwise.def and the buffer element type (src/vulkan/kernels/kernels.cmake's
-// nxv_type_defines).
-const char* compute_type(DType t) {
-  switch (t) {
-    case DType::pred:
-    case DType::u8:
-      return "uint";
-    case DType::s32:
-      return "int";
-    case DType::s64:
-      return "int64_t";
-    case DType::f32:
-      return "float";
-    case DType::f64:
-      return "double";
-  }
-  return "?";
-}
-const char* store_type(DType t) { return size_of(t) == 1 ? "uint8_t" : compute_type(t); }
+// A dtype's compute type and buffer element type in GLSL (shared/dtypes.def).
+const char* compute_type(DType t) { return kernels::glsl_type(t).compute; }
+const char* store_type(DType t) { return kernels::glsl_type(t).store; }
 bool is_byte(DType t) { return size_of(t) == 1; }
 
 // The body of cast.comp's convert() for one (source, destination) pair, with A_T/OUT_T spelled out.
@@ -113,11 +97,10 @@ std::string reduce_identity(ReduceFn fn, DType in, const std::string& acc) {
 
 // src/vulkan/kernels/kernels.cmake's nxv_type_defines for prefix A.
 std::string type_defines(DType t) {
-  const char* kind = is_float(t) ? "FLOAT" : t == DType::s32 || t == DType::s64 ? "INT" : "UINT";
   std::string upper(name(t));
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return std::string("#define A_STORE ") + store_type(t) + "\n#define A_T " + compute_type(t) + "\n#define A_IS_" +
-         kind + " 1\n#define A_" + upper + " 1\n";
+         kernels::glsl_type(t).kind + " 1\n#define A_" + upper + " 1\n";
 }
 
 // Replaces the line that starts with `marker` (a comment of the source) by `with`.

@@ -1,40 +1,53 @@
 # The kernels of the Vulkan backend (src/vulkan/kernels/), one nxv_shader() per variant.
-# Variants are named <family>_<dtype>; pred shares the u8 variant wherever both compute in uint on one byte
-# (src/vulkan/kernels/layout.cpp, variant_name()). Op ids, layouts and the reduction function are
-# specialization constants, so each variant serves many ops.
+# Variants are named <family>_<variant>, the variant column of src/shared/dtypes.def: pred shares the u8 variant,
+# both computing in uint on one byte (read in C++ by layout.cpp's variant_name()). Op ids, layouts and the
+# reduction function are specialization constants, so each variant serves many ops.
+
+# The dtypes, read from the rows of src/shared/dtypes.def (configure re-runs when it changes):
+#   NXV_ALL_DTYPES        every dtype, in the table's order
+#   NXV_NUMERIC_VARIANTS  every shader variant (the `variant` column without repeats: pred shares u8's)
+#   NXV_GLSL_<dtype>      its glsl_store;glsl_compute;glsl_kind, for nxv_type_defines
+set(NXV_DTYPES_DEF ${PROJECT_SOURCE_DIR}/src/shared/dtypes.def)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${NXV_DTYPES_DEF})
+file(STRINGS ${NXV_DTYPES_DEF} nxv_dtype_rows REGEX "^NXV_DTYPE\\(")
+if(NOT nxv_dtype_rows)
+  message(FATAL_ERROR "${NXV_DTYPES_DEF}: no NXV_DTYPE rows")
+endif()
+set(NXV_ALL_DTYPES "")
+set(NXV_NUMERIC_VARIANTS "")
+# NXV_DTYPE(name, bytes, kind, bits, value, storage, compute, glsl_store, glsl_compute, glsl_kind, variant). CMake's
+# regexes keep 9 groups at most and have no non-capturing ones: only the columns read here are captured.
+set(nxv_any " *[^, ]+,")
+set(nxv_word " *([A-Za-z0-9_]+)")
+string(CONCAT nxv_dtype_row "^NXV_DTYPE\\(${nxv_word},${nxv_any}${nxv_any}${nxv_any}${nxv_any}${nxv_any}${nxv_any}"
+       "${nxv_word},${nxv_word}, *(FLOAT|INT|UINT),${nxv_word}\\)$")
+foreach(row IN LISTS nxv_dtype_rows)
+  if(NOT row MATCHES "${nxv_dtype_row}")
+    message(FATAL_ERROR "${NXV_DTYPES_DEF}: a row not of the form the file's header describes:\n  ${row}")
+  endif()
+  list(APPEND NXV_ALL_DTYPES ${CMAKE_MATCH_1})
+  set(NXV_GLSL_${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4})
+  list(APPEND NXV_NUMERIC_VARIANTS ${CMAKE_MATCH_5})
+endforeach()
+list(REMOVE_DUPLICATES NXV_NUMERIC_VARIANTS)
+foreach(variant IN LISTS NXV_NUMERIC_VARIANTS)  # a variant is compiled with the types of the dtype it is named after
+  if(NOT variant IN_LIST NXV_ALL_DTYPES)
+    message(FATAL_ERROR "${NXV_DTYPES_DEF}: the variant ${variant} is not the name of a dtype")
+  endif()
+endforeach()
 
 # <prefix>_STORE (buffer element type), <prefix>_T (compute type), <prefix>_IS_FLOAT|INT|UINT and
 # <prefix>_<DTYPE> for one dtype; see src/vulkan/kernels/lib/common.glsl.
 function(nxv_type_defines out prefix dtype)
-  if(dtype STREQUAL "pred" OR dtype STREQUAL "u8")
-    set(store uint8_t)
-    set(compute uint)
-    set(kind UINT)
-  elseif(dtype STREQUAL "s32")
-    set(store int)
-    set(compute int)
-    set(kind INT)
-  elseif(dtype STREQUAL "s64")
-    set(store int64_t)
-    set(compute int64_t)
-    set(kind INT)
-  elseif(dtype STREQUAL "f32")
-    set(store float)
-    set(compute float)
-    set(kind FLOAT)
-  elseif(dtype STREQUAL "f64")
-    set(store double)
-    set(compute double)
-    set(kind FLOAT)
-  else()
-    message(FATAL_ERROR "nxv_type_defines: unknown dtype ${dtype}")
+  if(NOT DEFINED NXV_GLSL_${dtype})
+    message(FATAL_ERROR "nxv_type_defines: unknown dtype ${dtype} (not a row of ${NXV_DTYPES_DEF})")
   endif()
+  list(GET NXV_GLSL_${dtype} 0 store)
+  list(GET NXV_GLSL_${dtype} 1 compute)
+  list(GET NXV_GLSL_${dtype} 2 kind)
   string(TOUPPER ${dtype} upper)
   set(${out} ${prefix}_STORE=${store} ${prefix}_T=${compute} ${prefix}_IS_${kind}=1 ${prefix}_${upper}=1 PARENT_SCOPE)
 endfunction()
-
-set(NXV_NUMERIC_VARIANTS u8 s32 s64 f32 f64)
-set(NXV_ALL_DTYPES pred u8 s32 s64 f32 f64)
 
 foreach(t IN LISTS NXV_NUMERIC_VARIANTS)
   nxv_type_defines(a A ${t})

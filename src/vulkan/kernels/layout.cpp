@@ -10,22 +10,20 @@ bool device_ready() {
   return f.float64 && f.int64 && f.storage8 && f.int8_arithmetic;
 }
 
-const char* variant_name(DType t) {
-  switch (t) {
-    case DType::pred:
-    case DType::u8:
-      return "u8";
-    case DType::s32:
-      return "s32";
-    case DType::s64:
-      return "s64";
-    case DType::f32:
-      return "f32";
-    case DType::f64:
-      return "f64";
-  }
-  return "?";
-}
+namespace {
+struct ShaderTypes {
+  GlslType glsl;
+  const char* variant;
+};
+constexpr ShaderTypes k_shader_types[] = {
+#define NXV_DTYPE(name, bytes, kind, bits, value, storage, compute, glsl_store, glsl_compute, glsl_kind, variant) \
+  {{#glsl_store, #glsl_compute, #glsl_kind}, #variant},
+#include "shared/dtypes.def"
+};
+}  // namespace
+
+const char* variant_name(DType t) { return k_shader_types[static_cast<int>(t)].variant; }
+const GlslType& glsl_type(DType t) { return k_shader_types[static_cast<int>(t)].glsl; }
 
 BufferPtr allocate(const TensorType& type) { return runtime().allocate(byte_size(type)); }
 

@@ -19,6 +19,14 @@ inline constexpr std::uint32_t kGroupSize = 256;  // local_size_x of the 1-D ker
 bool device_ready();
 // The shader variant suffix of a dtype: "u8" for pred and u8 (one byte, computed in uint), else its name.
 const char* variant_name(DType t);
+// A dtype's types in GLSL, as kernels.cmake's nxv_type_defines gives them to each variant: <prefix>_STORE (the
+// buffer element type), <prefix>_T (the compute type) and <prefix>_IS_<kind>. Both read shared/dtypes.def.
+struct GlslType {
+  const char* store;
+  const char* compute;
+  const char* kind;  // FLOAT, INT or UINT
+};
+const GlslType& glsl_type(DType t);
 // Whether every element index of `n` elements fits the shaders' uint32 arithmetic.
 inline bool fits_u32(std::int64_t n) { return n >= 0 && n <= 0xffffffffLL; }
 // A buffer for a tensor of this type.
