@@ -19,11 +19,10 @@
 //                          NXV_PRECISE (C++: empty,    GLSL: `precise`)
 //    and the types/builtins uint, uvec2, unpackDouble2x32, packDouble2x32,
 //    floor, roundEven, sqrt (C++ shims in math.hpp; GLSL builtins on the GPU).
-//    C++ also provides the literal operator ""lf so that double literals can
-//    be written with the GLSL `lf` suffix (e.g. 0.5lf). glslang's
-//    preprocessor cannot token-paste float literals, so a D(x)=x##lf macro is
-//    impossible; the suffix is written out. EVERY floating literal here MUST
-//    carry `lf` (a plain 1.2345 is a *float* literal in GLSL!).
+//    Double literals carry GLSL's `lf` suffix (e.g. 0.5lf); the build's C++
+//    copy drops it (cmake/cxx_from_glsl.cmake), since glslang's preprocessor
+//    cannot token-paste float literals (no D(x)=x##lf macro). EVERY floating
+//    literal here MUST carry `lf` (a plain 1.2345 is a *float* in GLSL!).
 //  * Every local double is NXV_PRECISE, and every floating-point operation is
 //    assigned to such a local (never evaluated directly in a `return`,
 //    condition or call argument), so glslang decorates it NoContraction and

@@ -1,20 +1,18 @@
 // math.hpp -- C++ side of the shared GLSL/C++ double-precision math library.
 //
-// The algorithms live in nxv_math.glsl.h, which is written in the common
-// subset of GLSL 4.50 and C++20. This header provides, inside
-// namespace nxv::math, the few GLSL types/builtins that file uses, the
-// NXV_FUNC / NXV_PRECISE macros, and the literal operator ""lf so that the
-// GLSL double-literal suffix (0.5lf) also compiles as C++. Then it includes
-// the shared source.
+// The algorithms live in shared/math.glsl.h, which is written in the common
+// subset of GLSL 4.50 and C++20 but for GLSL's double-literal suffix (0.5lf).
+// This header provides, inside namespace nxv::math, the few GLSL types/builtins
+// that file uses and the NXV_FUNC / NXV_PRECISE macros, then includes the
+// shared source as the build spells it for C++: shared/math.cxx.h, the same
+// text with the suffix dropped (cmake/cxx_from_glsl.cmake).
 //
 // IMPORTANT: translation units using these functions must be compiled with
 // -ffp-contract=off (no FMA contraction) -- otherwise the CPU results are not
 // bit-identical to the GPU (whose arithmetic is decorated NoContraction).
 // SSE2 double arithmetic (x86-64) or any other strict IEEE binary64 is
 // assumed (no x87 excess precision).
-// Compiler: GCC (tested with g++ 12). clang (14) refuses the reserved literal
-// suffix `lf` in user code ("invalid suffix 'lf' on floating constant"), so
-// this header does not currently build with clang.
+// Compilers: g++ 12 and clang 14 (the sanitizer and fuzzing builds).
 #pragma once
 
 #include <bit>
@@ -46,30 +44,10 @@ inline double floor(double x) { return std::floor(x); }
 inline double roundEven(double x) { return std::nearbyint(x); }
 inline double sqrt(double x) { return std::sqrt(x); }
 
-// ---- GLSL double literal suffix: 1.5lf ----------------------------------------
-// Decimal -> long double -> double. All literals in the shared source have
-// >= 17 significant digits of an exactly representable double (or are short
-// exact values), so the intermediate long double rounding cannot change the
-// result; tests/shared/math_test.cpp checks every constant against the bit
-// pattern glslang produces.
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wuser-defined-literals"
-#elif defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wliteral-suffix"
-#endif
-constexpr double operator"" lf(long double v) { return static_cast<double>(v); }
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#elif defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-
 #define NXV_FUNC inline
 #define NXV_PRECISE
 
-#include "shared/math.glsl.h"
+#include "shared/math.cxx.h"  // generated from shared/math.glsl.h
 
 #undef NXV_FUNC
 #undef NXV_PRECISE
