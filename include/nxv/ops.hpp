@@ -127,6 +127,7 @@ Tensor sin(const Tensor& x);
 Tensor cos(const Tensor& x);
 Tensor erf(const Tensor& x);
 Tensor reciprocal(const Tensor& x);
+Tensor softplus(const Tensor& x);  // log(1 + exp(x)), never overflowing; f64 within 2 ulp
 
 // pred ? on_true : on_false, broadcast together; the result dtype promotes on_true and on_false.
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false);

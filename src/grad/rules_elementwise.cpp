@@ -54,6 +54,8 @@ Tensor unary_rule(UnaryFn fn, const Tensor& x, const Tensor& y, const Tensor& g)
       return g * (2.0 / std::sqrt(std::numbers::pi)) * exp(negate(square(x)));
     case UnaryFn::reciprocal:
       return negate(g * square(y));
+    case UnaryFn::softplus:
+      return g * sigmoid(x);
     case UnaryFn::bitwise_not:
     case UnaryFn::is_nan:
     case UnaryFn::is_infinity:

@@ -89,57 +89,16 @@ Tensor as_type(const Tensor& x, DType dtype) {
   Tensor fn(const Tensor& a, const Tensor& b) { return binary_op(BinaryFn::fn, a, b); }          \
   Tensor fn(const Tensor& a, Scalar b) { return binary_op(BinaryFn::fn, a, scalar_like(b, a)); } \
   Tensor fn(Scalar a, const Tensor& b) { return binary_op(BinaryFn::fn, scalar_like(a, b), b); }
-NXV_DEFINE_BINARY(add)
-NXV_DEFINE_BINARY(subtract)
-NXV_DEFINE_BINARY(multiply)
-NXV_DEFINE_BINARY(divide)
-NXV_DEFINE_BINARY(pow)
-NXV_DEFINE_BINARY(max)
-NXV_DEFINE_BINARY(min)
-NXV_DEFINE_BINARY(remainder)
-NXV_DEFINE_BINARY(quotient)
-NXV_DEFINE_BINARY(atan2)
-NXV_DEFINE_BINARY(bitwise_and)
-NXV_DEFINE_BINARY(bitwise_or)
-NXV_DEFINE_BINARY(bitwise_xor)
-NXV_DEFINE_BINARY(left_shift)
-NXV_DEFINE_BINARY(right_shift)
-NXV_DEFINE_BINARY(equal)
-NXV_DEFINE_BINARY(not_equal)
-NXV_DEFINE_BINARY(less)
-NXV_DEFINE_BINARY(less_equal)
-NXV_DEFINE_BINARY(greater)
-NXV_DEFINE_BINARY(greater_equal)
-NXV_DEFINE_BINARY(logical_and)
-NXV_DEFINE_BINARY(logical_or)
-NXV_DEFINE_BINARY(logical_xor)
+#define NXV_UNARY(id, name, cls, expression)
+#define NXV_BINARY(id, name, cls, expression) NXV_DEFINE_BINARY(name)
+#include "shared/elementwise.def"
 #undef NXV_DEFINE_BINARY
 
 #define NXV_DEFINE_UNARY(fn) \
   Tensor fn(const Tensor& x) { return unary_op(UnaryFn::fn, x); }
-NXV_DEFINE_UNARY(negate)
-NXV_DEFINE_UNARY(abs)
-NXV_DEFINE_UNARY(sign)
-NXV_DEFINE_UNARY(floor)
-NXV_DEFINE_UNARY(ceil)
-NXV_DEFINE_UNARY(round)
-NXV_DEFINE_UNARY(square)
-NXV_DEFINE_UNARY(bitwise_not)
-NXV_DEFINE_UNARY(logical_not)
-NXV_DEFINE_UNARY(is_nan)
-NXV_DEFINE_UNARY(is_infinity)
-NXV_DEFINE_UNARY(exp)
-NXV_DEFINE_UNARY(expm1)
-NXV_DEFINE_UNARY(log)
-NXV_DEFINE_UNARY(log1p)
-NXV_DEFINE_UNARY(sqrt)
-NXV_DEFINE_UNARY(rsqrt)
-NXV_DEFINE_UNARY(sigmoid)
-NXV_DEFINE_UNARY(tanh)
-NXV_DEFINE_UNARY(sin)
-NXV_DEFINE_UNARY(cos)
-NXV_DEFINE_UNARY(erf)
-NXV_DEFINE_UNARY(reciprocal)
+#define NXV_UNARY(id, name, cls, expression) NXV_DEFINE_UNARY(name)
+#define NXV_BINARY(id, name, cls, expression)
+#include "shared/elementwise.def"
 #undef NXV_DEFINE_UNARY
 
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false) {

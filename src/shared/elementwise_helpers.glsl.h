@@ -53,6 +53,7 @@ NXV_FUNC float nxv_expm1(float x) { return float(nxv_expm1(double(x))); }
 NXV_FUNC float nxv_log(float x) { return float(nxv_log(double(x))); }
 NXV_FUNC float nxv_log1p(float x) { return float(nxv_log1p(double(x))); }
 NXV_FUNC float nxv_sigmoid(float x) { return float(nxv_sigmoid(double(x))); }
+NXV_FUNC float nxv_softplus(float x) { return float(nxv_softplus(double(x))); }
 NXV_FUNC float nxv_tanh(float x) { return float(nxv_tanh(double(x))); }
 NXV_FUNC float nxv_sin(float x) { return float(nxv_sin(double(x))); }
 NXV_FUNC float nxv_cos(float x) { return float(nxv_cos(double(x))); }

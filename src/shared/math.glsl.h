@@ -1761,6 +1761,22 @@ NXV_FUNC double nxv_sigmoid(double x) {
     return res;
 }
 
+// softplus(x) = log(1 + exp(x)), written max(x, 0) + log1p(exp(-|x|)) so that the exponential is at most 1 and
+// never overflows. For x > 40, exp(-x) < 2^-57 is below half an ulp of x: the result is x. Error: exp and log1p
+// are each within 1 ulp and log1p(e(1 + d)) ~ log1p(e) + d e / (1 + e) has no larger relative error than d, so
+// the log1p term is within 2 ulp, and adding max(x, 0) (same sign) keeps the result within 2 ulp.
+// softplus(+inf) = +inf, softplus(-inf) = +0, softplus(NaN) = NaN.
+NXV_FUNC double nxv_softplus(double x) {
+    if (nxv_isnan(x)) return nxv_quiet(x);
+    if (x > 40.0lf) return x;
+    NXV_PRECISE double a = -nxv_fabs(x);
+    NXV_PRECISE double e = nxv_exp(a);
+    NXV_PRECISE double l = nxv_log1p(e);
+    NXV_PRECISE double m = x > 0.0lf ? x : 0.0lf;
+    NXV_PRECISE double res = m + l;
+    return res;
+}
+
 // C round(): nearest integer, halfway cases away from zero. Exact.
 NXV_FUNC double nxv_round_half_away(double x) {
     if (nxv_isnan(x)) return nxv_quiet(x);
@@ -1791,6 +1807,7 @@ NXV_FUNC float nxv_atanf(float x) { return float(nxv_atan(double(x))); }
 NXV_FUNC float nxv_atan2f(float y, float x) { return float(nxv_atan2(double(y), double(x))); }
 NXV_FUNC float nxv_fmodf(float x, float y) { return float(nxv_fmod(double(x), double(y))); }
 NXV_FUNC float nxv_sigmoidf(float x) { return float(nxv_sigmoid(double(x))); }
+NXV_FUNC float nxv_softplusf(float x) { return float(nxv_softplus(double(x))); }
 NXV_FUNC float nxv_round_half_awayf(float x) { return float(nxv_round_half_away(double(x))); }
 NXV_FUNC float nxv_sqrtf(float x) { return float(nxv_sqrt(double(x))); }
 

@@ -3,31 +3,25 @@
 // zero fallbacks. Index data (constants captured by the functions) repeats indices and includes out-of-range
 // ones, so the clamped reads and the dropped writes are differentiated too. Inputs are random, hence distinct,
 // keeping sort and the running max/min away from their ties.
-#include <gtest/gtest.h>
-
-#include "nxv/fallback.hpp"
 #include "nxv/indexing.hpp"
-#include "nxv/vulkan.hpp"
-#include "support/grad_checks.hpp"
+#include "support/grad_cases.hpp"
 
-namespace nxv {
+namespace nxv::testing {
 namespace {
 
-using testing::GradTolerance;
-using testing::MultiFn;
 using Xs = std::vector<Tensor>;
-
-struct GradCase {
-  std::string name;
-  std::vector<Shape> inputs;
-  MultiFn fn;
-  double low = -2.0, high = 2.0;
-};
 
 template <class T>
 Tensor indices(std::vector<T> values, const Shape& shape) {
   return tensor(values, shape, reference_backend());
 }
+
+struct IndexingCase {
+  std::string name;
+  std::vector<Shape> inputs;
+  MultiFn fn;
+  double low = -2.0, high = 2.0;
+};
 
 std::vector<GradCase> cases() {
   const Tensor take_idx = indices<std::int32_t>({2, 0, 2, -1, 7}, {5});
@@ -35,7 +29,7 @@ std::vector<GradCase> cases() {
   const Tensor rows = indices<std::int32_t>({1, 3, 1, 0, -1, 4}, {6, 1});
   const Tensor points = indices<std::int64_t>({0, 1, 2, 2, 0, 1, 2, 2, 3, 0}, {5, 2});
   const Tensor put_rows = indices<std::int32_t>({2, 0, 2, 5}, {4, 1});
-  return {
+  const std::vector<IndexingCase> table = {
       {"take_axis1", {{3, 4}}, [=](const Xs& x) { return take(x[0], take_idx, 1); }},
       {"take_axis0_matrix_indices",
        {{3, 2}},
@@ -71,62 +65,18 @@ std::vector<GradCase> cases() {
       {"top_k", {{3, 6}}, [](const Xs& x) { return top_k(x[0], 2).values; }},
       {"argsort_then_take", {{5}}, [](const Xs& x) { return take(x[0], argsort(x[0])) * x[0]; }},
   };
-}
-
-std::vector<Tensor> make_inputs(const GradCase& c, DType dtype) {
-  std::vector<Tensor> xs;
-  Key k = key(7);
-  for (const Shape& s : c.inputs) {
-    k = split(k)[0];
-    xs.push_back(uniform(k, s, dtype, c.low, c.high, reference_backend()));
+  std::vector<GradCase> out;
+  for (const IndexingCase& c : table) {
+    GradCase g{c.name, {}, c.fn};
+    for (const Shape& s : c.inputs) g.inputs.push_back({s, c.low, c.high});
+    g.seed = 7;
+    out.push_back(std::move(g));
   }
-  return xs;
-}
-
-void PrintTo(const GradCase& c, std::ostream* os) { *os << c.name; }
-
-class IndexingGradFiniteDifference : public ::testing::TestWithParam<GradCase> {};
-
-TEST_P(IndexingGradFiniteDifference, MatchesCentralDifferences) {
-  const GradCase& c = GetParam();
-  EXPECT_TRUE(testing::check_grads(c.fn, make_inputs(c, DType::f64))) << "case " << c.name;
-}
-
-INSTANTIATE_TEST_SUITE_P(Indexing, IndexingGradFiniteDifference, ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<GradCase>& info) { return info.param.name; });
-
-struct ParityCase {
-  GradCase c;
-  DType dtype;
-};
-
-void PrintTo(const ParityCase& p, std::ostream* os) { *os << p.c.name << " in " << name(p.dtype); }
-
-class IndexingGradParity : public ::testing::TestWithParam<ParityCase> {};
-
-TEST_P(IndexingGradParity, VulkanMatchesReference) {
-  if (!vulkan::available()) GTEST_SKIP() << "no usable Vulkan device";
-  const ParityCase& p = GetParam();
-  const bool f32 = p.dtype == DType::f32;
-  const std::uint64_t fallbacks = fallback::count_total([&] {
-    EXPECT_TRUE(testing::grad_parity(p.c.fn, make_inputs(p.c, p.dtype), vulkan::backend(), p.dtype, f32 ? 1e-4 : 1e-10,
-                                     f32 ? 1e-5 : 1e-12))
-        << "case " << p.c.name;
-  });
-  EXPECT_EQ(fallbacks, 0u) << "the forward and backward passes of " << p.c.name << " should stay on the GPU";
-}
-
-std::vector<ParityCase> parity_cases() {
-  std::vector<ParityCase> out;
-  for (const GradCase& c : cases())
-    for (DType t : {DType::f32, DType::f64}) out.push_back({c, t});
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Indexing, IndexingGradParity, ::testing::ValuesIn(parity_cases()),
-                         [](const ::testing::TestParamInfo<ParityCase>& info) {
-                           return info.param.c.name + "_" + std::string(name(info.param.dtype));
-                         });
-
 }  // namespace
-}  // namespace nxv
+
+NXV_GRAD_CASE_SUITES(Indexing, cases());
+
+}  // namespace nxv::testing

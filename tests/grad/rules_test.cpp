@@ -1,31 +1,14 @@
-// One case per gradient rule, checked two ways: against central finite differences in f64 on the reference
-// backend (GradFiniteDifference/*), and Vulkan against reference in f32 and f64 (GradParity/*).
+// One case per gradient rule, checked against finite differences and Vulkan against reference
+// (support/grad_cases.hpp: GradRules/GradFiniteDifference.*, GradRules/GradParity.*).
 // A case is a function of float tensors plus the range its inputs are drawn from (kept away from the
 // rule's non-differentiable points: log's 0, max's ties, remainder's jumps).
-#include <gtest/gtest.h>
+#include "support/grad_cases.hpp"
 
-#include "nxv/fallback.hpp"
-#include "nxv/vulkan.hpp"
-#include "support/grad_checks.hpp"
-
-namespace nxv {
+namespace nxv::testing {
 namespace {
 
-using testing::GradTolerance;
-using testing::MultiFn;
 using Xs = std::vector<Tensor>;
-
-struct Input {
-  Shape shape;
-  double low = -2.0, high = 2.0;
-};
-
-struct GradCase {
-  std::string name;
-  std::vector<Input> inputs;
-  MultiFn fn;
-  GradTolerance tol = {};
-};
+using Input = GradInput;
 
 GradCase unary(std::string name, Tensor (*f)(const Tensor&), double low = -2.0, double high = 2.0) {
   return {std::move(name), {{{2, 3}, low, high}}, [f](const Xs& x) { return f(x[0]); }};
@@ -43,6 +26,7 @@ std::vector<GradCase> cases() {
       unary("log", log, 0.3, 3.0), unary("log1p", log1p, -0.5, 2.0), unary("sqrt", sqrt, 0.3, 3.0),
       unary("rsqrt", rsqrt, 0.3, 3.0), unary("sigmoid", sigmoid), unary("tanh", tanh), unary("sin", sin),
       unary("cos", cos), unary("erf", erf), unary("reciprocal", reciprocal, 0.5, 2.0),
+      unary("softplus", softplus, -3.0, 3.0),
       // binary ops, with broadcasting on one side or both (un-broadcasting sums the cotangent)
       binary("add", [](auto a, auto b) { return a + b; }, {{2, 3}}, {{3}}),
       binary("subtract", [](auto a, auto b) { return a - b; }, {{2, 1}}, {{2, 3}}),
@@ -109,61 +93,8 @@ std::vector<GradCase> cases() {
   return c;
 }
 
-std::vector<Tensor> make_inputs(const GradCase& c, DType dtype) {
-  std::vector<Tensor> xs;
-  Key k = key(42);
-  for (const Input& in : c.inputs) {
-    k = split(k)[0];
-    xs.push_back(uniform(k, in.shape, dtype, in.low, in.high, reference_backend()));
-  }
-  return xs;
-}
-
-void PrintTo(const GradCase& c, std::ostream* os) { *os << c.name; }
-
-class GradFiniteDifference : public ::testing::TestWithParam<GradCase> {};
-
-TEST_P(GradFiniteDifference, MatchesCentralDifferences) {
-  const GradCase& c = GetParam();
-  EXPECT_TRUE(testing::check_grads(c.fn, make_inputs(c, DType::f64), c.tol)) << "case " << c.name;
-}
-
-std::string case_name(const ::testing::TestParamInfo<GradCase>& info) { return info.param.name; }
-
-INSTANTIATE_TEST_SUITE_P(GradRules, GradFiniteDifference, ::testing::ValuesIn(cases()), case_name);
-
-struct ParityCase {
-  GradCase c;
-  DType dtype;
-};
-
-void PrintTo(const ParityCase& p, std::ostream* os) { *os << p.c.name << " in " << name(p.dtype); }
-
-class GradParity : public ::testing::TestWithParam<ParityCase> {};
-
-TEST_P(GradParity, VulkanMatchesReference) {
-  if (!vulkan::available()) GTEST_SKIP() << "no usable Vulkan device";
-  const ParityCase& p = GetParam();
-  const bool f32 = p.dtype == DType::f32;
-  const std::uint64_t fallbacks = fallback::count_total([&] {
-    EXPECT_TRUE(testing::grad_parity(p.c.fn, make_inputs(p.c, p.dtype), vulkan::backend(), p.dtype, f32 ? 1e-4 : 1e-10,
-                                     f32 ? 1e-5 : 1e-12))
-        << "case " << p.c.name;
-  });
-  EXPECT_EQ(fallbacks, 0u) << "the forward and backward passes of " << p.c.name << " should stay on the GPU";
-}
-
-std::vector<ParityCase> parity_cases() {
-  std::vector<ParityCase> out;
-  for (const GradCase& c : cases())
-    for (DType t : {DType::f32, DType::f64}) out.push_back({c, t});
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(GradRules, GradParity, ::testing::ValuesIn(parity_cases()),
-                         [](const ::testing::TestParamInfo<ParityCase>& info) {
-                           return info.param.c.name + "_" + std::string(name(info.param.dtype));
-                         });
-
 }  // namespace
-}  // namespace nxv
+
+NXV_GRAD_CASE_SUITES(GradRules, cases());
+
+}  // namespace nxv::testing

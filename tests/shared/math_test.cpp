@@ -449,6 +449,13 @@ double lm_sigmoid(double x) {
   return double(ld_sigmoid(x));
 }
 
+// softplus has no libm counterpart either: long double log1p(exp(-|x|)) + max(x, 0), rounded.
+long double ld_softplus(long double x) { return (x > 0 ? x : 0.0L) + std::log1p(std::exp(-std::fabs(x))); }
+double lm_softplus(double x) {
+  if (std::isnan(x)) return x;
+  return double(ld_softplus(x));
+}
+
 long double ld_exp(long double x) { return std::exp(x); }
 long double ld_expm1(long double x) { return std::expm1(x); }
 long double ld_log(long double x) { return std::log(x); }
@@ -478,6 +485,10 @@ float lmf_sqrt(float x) { return std::sqrt(x); }
 float lmf_sigmoid(float x) {
   if (std::isnan(x)) return x;
   return float(ld_sigmoid(x));
+}
+float lmf_softplus(float x) {
+  if (std::isnan(x)) return x;
+  return float(ld_softplus(x));
 }
 
 // points a few ulps around c (both signs)
@@ -804,6 +815,31 @@ TEST(NxvMath, Sigmoid) {
   EXPECT_TRUE(std::isnan(nm::nxv_sigmoid(kNaN)));
 }
 
+// The bound stated in shared/math.glsl.h: 2 ulp.
+TEST(NxvMath, Softplus) {
+  run_unary(
+      "softplus", nm::nxv_softplus, lm_softplus, ld_softplus,
+      [](Gen& g, int i) {
+        switch (i % 4) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(-45, 45);
+          case 2:
+            return g.uni(-750, 750);
+          default:
+            return g.logu(-60, 6);
+        }
+      },
+      N, 2);
+  EXPECT_EQ(nm::nxv_softplus(kInf), kInf);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_softplus(-kInf)), 0u);
+  EXPECT_EQ(nm::nxv_softplus(0.0), std::log(2.0));
+  EXPECT_EQ(nm::nxv_softplus(-0.0), std::log(2.0));
+  EXPECT_EQ(nm::nxv_softplus(1e300), 1e300);
+  EXPECT_TRUE(std::isnan(nm::nxv_softplus(kNaN)));
+}
+
 TEST(NxvMath, RoundSqrt) {
   auto gen = [](Gen& g, int i) {
     switch (i % 4) {
@@ -959,6 +995,7 @@ TEST(NxvMathF32, Unary) {
   run_unary_f("erff", nm::nxv_erff, lmf_erf, gen_wide(-5, 5), NF, 1, ld_erf);
   run_unary_f("atanf", nm::nxv_atanf, lmf_atan, gen_wide(-5, 5), NF, 1, ld_atan);
   run_unary_f("sigmoidf", nm::nxv_sigmoidf, lmf_sigmoid, gen_wide(-110, 110), NF, 1);
+  run_unary_f("softplusf", nm::nxv_softplusf, lmf_softplus, gen_wide(-110, 110), NF, 1);
   run_unary_f("round_half_awayf", nm::nxv_round_half_awayf, lmf_round, gen_wide(-1e7f, 1e7f), NF / 4, 0);
   run_unary_f("sqrtf", nm::nxv_sqrtf, lmf_sqrt, gen_wide(0, 1e6f), NF / 4, 0);
 }

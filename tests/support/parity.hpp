@@ -1,6 +1,20 @@
 // The op-parity harness: runs an op on the reference backend and on the Vulkan backend over the same inputs
 // and checks that the results are bit-identical (NaNs compare equal whatever their payload), with zero host
 // fallbacks. Every op test of the suite goes through expect_parity(), which also counts the op × dtype cells.
+//
+// How to add an op (the suites under tests/parity/ are this harness's users):
+//  1. An elementwise function: one row of src/shared/elementwise.def (id, name, dtype class, expression in the
+//     C++/GLSL subset) and its declaration in include/nxv/ops.hpp. Its front-end function, reference kernel,
+//     Vulkan shader variant, fusion-compiler code and the test tables (support/op_tables.hpp) come from the row,
+//     so the parity and fused suites already run it over every dtype, shape and special value. New math goes
+//     into src/shared/math.glsl.h (f64) with its f32 overload in src/shared/elementwise_helpers.glsl.h, and its
+//     ULP bound into tests/shared/math_test.cpp. (softplus was added this way: 7 files.)
+//  2. Any other op: its attributes and shape rule in src/ops/, a reference kernel in src/reference/, a Vulkan
+//     kernel in src/vulkan/kernels/ and its case in src/vulkan/backend.cpp, then a test here calling
+//     expect_parity() for every dtype it accepts, over empty, rank-0, size-1 and several-workgroup shapes.
+//  3. Its gradient: a rule in src/grad/ (a case of the family's switch) and a row of the case table beside the
+//     rules' tests (tests/grad/rules_test.cpp): support/grad_cases.hpp checks it against finite differences and
+//     runs it on Vulkan against the reference.
 #pragma once
 #include <gtest/gtest.h>
 
