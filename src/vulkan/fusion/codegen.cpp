@@ -274,7 +274,7 @@ class Generator {
       s << "  return v" << k.reduce_value << ";\n}\n\n";
     std::string combine = fn == ReduceFn::all ? "a & b" : fn == ReduceFn::any ? "a | b" : "";
     if (!logical) {
-      const char* ops[] = {"a + b", "a * b", "nxv_max(a, b)", "nxv_min(a, b)"};
+      const char* ops[] = {"a + b", "nxv_ieee_multiply(a, b)", "nxv_max(a, b)", "nxv_min(a, b)"};
       combine = ops[static_cast<int>(fn)];
     }
     s << acc << " nxv_combine" << suffix << "(" << acc << " a, " << acc << " b) { precise " << acc << " r = " << combine

@@ -21,7 +21,7 @@ layout(push_constant) uniform Push {
 A_T combine(A_T a, A_T b) {
   precise A_T r;
   if (FN == 0) r = a + b;
-  else if (FN == 1) r = a * b;
+  else if (FN == 1) r = nxv_ieee_multiply(a, b);  // lib/elementwise.glsl: why
   else if (FN == 2) r = nxv_max(a, b);
   else r = nxv_min(a, b);
   return r;

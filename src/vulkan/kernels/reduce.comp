@@ -77,7 +77,7 @@ ACC_T identity() {
 ACC_T combine(ACC_T a, ACC_T b) {
   precise ACC_T r;
   if (FN == 0) r = a + b;
-  else if (FN == 1) r = a * b;
+  else if (FN == 1) r = nxv_ieee_multiply(a, b);  // lib/elementwise.glsl: why
   else if (FN == 2) r = nxv_max(a, b);
   else r = nxv_min(a, b);
   return r;

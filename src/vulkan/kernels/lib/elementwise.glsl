@@ -15,4 +15,30 @@ bool nxv_signbit(double x) { return unpackDouble2x32(x).y >= 0x80000000u; }
 #define NXV_SQRT(x) sqrt(x)
 #define NXV_SIGNBIT(x) nxv_signbit(x)
 #include "shared/elementwise_helpers.glsl.h"
+
+// The running products of product and cumulative_product (reduce.comp, cumulative.comp and the fusion compiler's
+// reductions): a * b rounded as IEEE binary32, denormal operands and results included, also on devices that flush
+// f32 denormals (NVIDIA reports shaderDenormPreserveFloat32 = false and flushes every f32 multiply). There a
+// partial product such as 1e-20 * 1e-20 became 0 and the next factor -inf made NaN where the reference gives
+// -inf. The f64 product of two f32 values is exact (24 + 24 significant bits), a normal result is rounded once by
+// the conversion, and a denormal result is rounded to its 2^-149 multiple by hand, in bits that no f32 arithmetic
+// touches again: the next step reads them back exactly. Other dtypes multiply as usual.
+double nxv_f32_exactly(float x) {
+  uint u = floatBitsToUint(x);
+  if ((u & 0x7f800000u) != 0u || (u & 0x007fffffu) == 0u) return double(x);  // normal, zero, inf, NaN
+  precise double m = double(u & 0x007fffffu) * 1.4012984643248170709e-45lf;   // mantissa * 2^-149, exact
+  precise double negative = -m;
+  return (u & 0x80000000u) != 0u ? negative : m;
+}
+float nxv_ieee_multiply(float a, float b) {
+  precise double p = nxv_f32_exactly(a) * nxv_f32_exactly(b);
+  if (!(abs(p) < 1.1754943508222875080e-38lf)) return float(p);  // normal (rounded once), inf or NaN
+  precise double scaled = abs(p) * 7.1362384635297994e+44lf;     // 2^149: the result in units of 2^-149
+  uint magnitude = uint(roundEven(scaled));                       // ties to even, as IEEE rounds
+  return uintBitsToFloat(magnitude | (nxv_signbit(p) ? 0x80000000u : 0u));
+}
+double nxv_ieee_multiply(double a, double b) { precise double r = a * b; return r; }
+int nxv_ieee_multiply(int a, int b) { return a * b; }
+int64_t nxv_ieee_multiply(int64_t a, int64_t b) { return a * b; }
+uint nxv_ieee_multiply(uint a, uint b) { return a * b; }
 #endif
