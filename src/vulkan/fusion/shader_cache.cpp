@@ -10,11 +10,11 @@
 #include "nxv/error.hpp"
 #include "vulkan/fusion/glsl_sources.hpp"
 #include "vulkan/runtime/disk_cache.hpp"
+#include "vulkan/runtime/spirv_check.hpp"
 
 namespace nxv::vulkan::fusion {
 namespace {
 
-constexpr std::uint32_t kSpirvMagic = 0x07230203;
 constexpr char kEntryKind[] = "SPRV";
 // Part of every key: a change of options or of the compiler's version must not reuse old entries.
 constexpr char kOptions[] = "compute glsl450 vulkan1.2 -O shaderc-2023.2\n";
@@ -73,13 +73,6 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
-bool plausible_spirv(const std::vector<std::byte>& bytes) {
-  if (bytes.size() < 20 || bytes.size() % 4 != 0) return false;
-  std::uint32_t magic;
-  std::memcpy(&magic, bytes.data(), 4);
-  return magic == kSpirvMagic;
-}
-
 }  // namespace
 
 Spirv compile_glsl(const std::string& glsl, const std::string& name) {
@@ -117,13 +110,15 @@ ShaderCache::Entry ShaderCache::get(const std::string& glsl) {
   if (directory_) file = *directory_ / "spirv" / (name.substr(6) + ".spv");
   std::shared_ptr<const Spirv> spirv;
   if (file) {
-    if (auto payload = vulkan::read_cache_entry(*file, kEntryKind, key_bytes); payload && plausible_spirv(*payload)) {
+    const bool present = std::filesystem::exists(*file);  // before a corrupt file is removed
+    // A right checksum over wrong words is still wrong: the driver trusts SPIR-V, so it is validated first.
+    if (auto payload = vulkan::read_cache_entry(*file, kEntryKind, key_bytes, vulkan::spirv_problem)) {
       auto words = std::make_shared<Spirv>(payload->size() / 4);
       std::memcpy(words->data(), payload->data(), payload->size());
       spirv = std::move(words);
       ++stats_.disk_hits;
-    } else if (std::filesystem::exists(*file)) {
-      ++stats_.disk_rejected;  // corrupt, truncated or foreign: recompiled and overwritten below
+    } else if (present) {
+      ++stats_.disk_rejected;  // foreign (kept), or corrupt (removed, named on stderr): recompiled and rewritten below
     }
   }
   if (!spirv) {

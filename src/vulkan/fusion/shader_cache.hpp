@@ -1,8 +1,9 @@
 // Run-time GLSL -> SPIR-V (shaderc, linked statically) behind a two-level cache: in memory per process, and on
 // disk under the nx_vulkan cache directory (vulkan/disk_cache.hpp: NXV_CACHE_DIR, XDG_CACHE_HOME, ~/.cache), keyed
 // by the full GLSL text plus the compile options, so an entry is reused only for exactly the same source. A disk
-// entry is validated when loaded (the cache file header, its checksum, the SPIR-V magic number); anything else
-// is ignored and recompiled. A cache directory that cannot be written falls back to memory with one warning.
+// entry is validated when loaded (the cache file header, its checksum, then SPIRV-Tools' validator); anything else
+// is recompiled, and a corrupt file is replaced with a message naming it. A cache directory that cannot be written
+// falls back to memory with one warning.
 #pragma once
 #include <cstdint>
 #include <filesystem>

@@ -43,10 +43,15 @@ Recording::Recording(const Context& context, std::uint64_t id) : id(id) {
                                             .pInheritanceInfo = &inheritance});
 }
 
+std::atomic<std::uint64_t> g_leaked_recordings{0};  // trivially destructible: readable during exit
+
+std::uint64_t leaked_recordings() { return g_leaked_recordings.load(); }
+
 Recording::~Recording() {
   if (runtime_alive()) return;  // the members free the command buffer and its pool
   commands.release();
   pool.release();
+  g_leaked_recordings.fetch_add(1);
 }
 
 BufferPtr Recording::reuse(std::size_t bytes) {

@@ -1,5 +1,5 @@
 // Runtime knobs and diagnostics that tests and tools reach without Vulkan headers: the validation message count,
-// the batch cap, and private runtimes with non-default options.
+// the recordings leaked at exit, the batch cap, and private runtimes with non-default options.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -13,6 +13,10 @@ namespace nxv::vulkan {
 std::uint64_t validation_messages();
 // Whether NXV_VALIDATION=1 asked for the validation layer.
 bool validation_requested();
+
+// Recordings destroyed after the default runtime shut down, their command pools leaked on purpose (the driver may be
+// gone at exit): only those that outlived it in static objects. The shutdown test of capture_test.cpp reads it.
+std::uint64_t leaked_recordings();
 
 // Dispatches recorded before a batch is submitted (NXV_BATCH_MAX, read once at start-up, default 64; 0 submits
 // and waits after every dispatch). Tests change it through set_batch_max; it applies to every runtime.

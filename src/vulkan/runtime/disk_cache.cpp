@@ -1,15 +1,18 @@
 // Cache files: "NXVC" | kind (4 bytes) | format version u32 | key length u32 | payload length u64 |
-// payload FNV-1a u64 | key | payload. Every field is checked on reading; any mismatch means "not cached".
+// payload FNV-1a u64 | key | payload. Every field is checked on reading; any mismatch means "not cached", and
+// damage (as opposed to another kind, version or key) evicts the file.
 #include "vulkan/runtime/disk_cache.hpp"
 #include "core/settings.hpp"
 
 #include <unistd.h>
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <system_error>
+#include <utility>
 
 namespace nxv::vulkan {
 namespace {
@@ -27,11 +30,12 @@ struct Header {
 };
 static_assert(sizeof(Header) == 32);
 
-bool debug_enabled() { return settings::flag(settings::Id::DEBUG); }
+// No cache entry is near 4 GiB: a longer file, or a header that claims more, is garbage.
+constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 32;
 
-std::nullopt_t reject(const std::filesystem::path& path, const char* why) {
-  if (debug_enabled()) std::fprintf(stderr, "nxv: ignoring cache file %s: %s\n", path.c_str(), why);
-  return std::nullopt;
+ParsedCacheEntry foreign(const char* why) { return {.payload = std::nullopt, .problem = why, .corrupt = false}; }
+ParsedCacheEntry corrupt(std::string why) {
+  return {.payload = std::nullopt, .problem = std::move(why), .corrupt = true};
 }
 
 }  // namespace
@@ -55,30 +59,54 @@ std::uint64_t fnv1a64(std::span<const std::byte> bytes, std::uint64_t seed) {
   return h;
 }
 
-std::optional<std::vector<std::byte>> read_cache_entry(const std::filesystem::path& path, std::string_view kind,
-                                                       std::span<const std::byte> key) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;  // a miss, not worth a message
+ParsedCacheEntry parse_cache_entry(std::span<const std::byte> file, std::string_view kind,
+                                   std::span<const std::byte> key) {
   Header h{};
-  if (!in.read(reinterpret_cast<char*>(&h), sizeof h)) return reject(path, "shorter than its header");
-  if (std::memcmp(h.magic, kMagic, 4) != 0 || kind.size() != 4 || std::memcmp(h.kind, kind.data(), 4) != 0)
-    return reject(path, "not an nx_vulkan cache file of this kind");
-  if (h.version != kFormatVersion) return reject(path, "another format version");
-  if (h.key_bytes != key.size()) return reject(path, "another key (device, driver or content)");
-  std::vector<std::byte> stored_key(key.size());
-  if (!in.read(reinterpret_cast<char*>(stored_key.data()), static_cast<std::streamsize>(stored_key.size())))
-    return reject(path, "truncated key");
-  if (!std::equal(stored_key.begin(), stored_key.end(), key.begin(), key.end()))
-    return reject(path, "another key (device, driver or content)");
-  constexpr std::uint64_t kMaxPayload = std::uint64_t{1}
-                                        << 32;  // no cache entry is near 4 GiB; a bigger one is garbage
-  if (h.payload_bytes > kMaxPayload) return reject(path, "implausible payload length");
-  std::vector<std::byte> payload(h.payload_bytes);
-  if (!in.read(reinterpret_cast<char*>(payload.data()), static_cast<std::streamsize>(payload.size())))
-    return reject(path, "truncated payload");
-  if (in.peek() != std::char_traits<char>::eof()) return reject(path, "trailing bytes");
-  if (fnv1a64(payload) != h.payload_checksum) return reject(path, "checksum mismatch");
-  return payload;
+  if (file.size() < sizeof h) return corrupt("shorter than its header");
+  std::memcpy(&h, file.data(), sizeof h);
+  if (std::memcmp(h.magic, kMagic, 4) != 0) return corrupt("not an nx_vulkan cache file");
+  if (kind.size() != 4 || std::memcmp(h.kind, kind.data(), 4) != 0) return foreign("another kind of cache file");
+  if (h.version != kFormatVersion) return foreign("another format version");
+  if (h.key_bytes != key.size()) return foreign("another key (device, driver or content)");
+  const auto rest = file.subspan(sizeof h);
+  if (rest.size() < key.size()) return corrupt("truncated key");
+  if (!std::equal(key.begin(), key.end(), rest.begin())) return foreign("another key (device, driver or content)");
+  const auto payload = rest.subspan(key.size());
+  if (h.payload_bytes > kMaxPayload) return corrupt("implausible payload length");
+  if (payload.size() < h.payload_bytes) return corrupt("truncated payload");
+  if (payload.size() > h.payload_bytes) return corrupt("trailing bytes");
+  if (fnv1a64(payload) != h.payload_checksum) return corrupt("checksum mismatch");
+  return {.payload = std::vector<std::byte>(payload.begin(), payload.end()), .problem = {}, .corrupt = false};
+}
+
+std::optional<std::vector<std::byte>> read_cache_entry(const std::filesystem::path& path, std::string_view kind,
+                                                       std::span<const std::byte> key, const PayloadCheck& check) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return std::nullopt;  // a miss, not worth a message
+  const std::streamoff size = in.tellg();
+  ParsedCacheEntry entry;
+  if (size < 0 || static_cast<std::uint64_t>(size) > sizeof(Header) + key.size() + kMaxPayload) {
+    entry = corrupt("implausible length");
+  } else {
+    std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+    in.seekg(0);
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return std::nullopt;  // changed while read: a miss
+    entry = parse_cache_entry(bytes, kind, key);
+    if (entry.payload && check) {
+      if (std::string problem = check(*entry.payload); !problem.empty()) entry = corrupt(std::move(problem));
+    }
+  }
+  if (entry.payload) return std::move(entry.payload);
+  if (entry.corrupt) {
+    // Evicted, so that a later run neither trips over it nor reports it again.
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    std::fprintf(stderr, "nxv: removed the corrupt cache file %s (%s); it will be rebuilt\n", path.c_str(),
+                 entry.problem.c_str());
+  } else if (settings::flag(settings::Id::DEBUG)) {
+    std::fprintf(stderr, "nxv: ignoring cache file %s: %s\n", path.c_str(), entry.problem.c_str());
+  }
+  return std::nullopt;
 }
 
 bool write_cache_entry(const std::filesystem::path& path, std::string_view kind, std::span<const std::byte> key,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "core/settings.hpp"
@@ -61,8 +62,10 @@ StoredPipelineCache load_pipeline_cache(const Context& context) {
   }
   stored.file = *dir / (file + ".bin");
   const auto key = pipeline_cache_key(p);
-  if (auto data = read_cache_entry(stored.file, "PIPE", key); data && header_matches(*data, p))
-    stored.data = std::move(*data);
+  const auto check = [&](std::span<const std::byte> data) -> std::string {
+    return header_matches(data, p) ? "" : "its VkPipelineCache header is not this device's";
+  };
+  if (auto data = read_cache_entry(stored.file, "PIPE", key, check)) stored.data = std::move(*data);
   return stored;
 }
 
@@ -71,19 +74,6 @@ bool save_pipeline_cache(const PipelineCache& cache, const std::filesystem::path
   const auto data = cache.cache_data();
   const auto key = pipeline_cache_key(cache.context().physical.getProperties());
   return write_cache_entry(file, "PIPE", key, std::as_bytes(std::span(data)));
-}
-
-std::uint32_t count_bindings(std::span<const std::uint32_t> spirv) {
-  constexpr std::uint32_t kOpDecorate = 71, kDecorationBinding = 33;
-  std::uint32_t count = 0;
-  for (std::size_t i = 5; i < spirv.size();) {  // after the 5-word header, instructions: (words << 16) | opcode
-    const std::uint32_t words = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
-    if (words == 0) break;
-    if (opcode == kOpDecorate && words >= 4 && spirv[i + 2] == kDecorationBinding)
-      count = std::max(count, spirv[i + 3] + 1);
-    i += words;
-  }
-  return count;
 }
 
 PipelineCache::PipelineCache(const Context& context, std::span<const std::byte> cache_data) : context_(context) {

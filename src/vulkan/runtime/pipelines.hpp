@@ -71,7 +71,4 @@ StoredPipelineCache load_pipeline_cache(const Context& context);
 // Writes the cache's data to `file` when it created pipelines; false when it could not (read-only directory).
 bool save_pipeline_cache(const PipelineCache& cache, const std::filesystem::path& file);
 
-// The number of storage-buffer bindings a SPIR-V module declares in set 0 (its highest Binding decoration + 1).
-std::uint32_t count_bindings(std::span<const std::uint32_t> spirv);
-
 }  // namespace nxv::vulkan

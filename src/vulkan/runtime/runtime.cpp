@@ -299,10 +299,12 @@ void print_kernel_profile() {
 
 std::atomic<bool> g_shut_down{false};
 
+// The runtime is marked dead only once it is gone: recordings released by its final flush (a replay's last
+// reference held by a batch) or by its destruction (an unfinished capture) still free their command pools, as the
+// device is alive until then. Only those that outlive it, in static objects, are leaked (Recording::~Recording).
 void shut_down_default_runtime() {
   std::lock_guard lock(g_create_mutex);
   g_runtime.store(nullptr);
-  g_shut_down.store(true);
   if (auto& r = default_runtime()) {
     try {
       r->keep_device_for_surviving_buffers();
@@ -311,6 +313,7 @@ void shut_down_default_runtime() {
     }
     r.reset();
   }
+  g_shut_down.store(true);
   if (profiling_requested()) print_kernel_profile();
 }
 

@@ -3,6 +3,8 @@
 // modes right after the entry points.
 #include "vulkan/runtime/spirv_patch.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string_view>
 
@@ -17,6 +19,23 @@ constexpr std::uint32_t kCapabilitySignedZeroInfNanPreserve = 4466, kExecutionMo
 
 std::uint32_t instruction(std::uint32_t words, std::uint32_t opcode) { return (words << 16) | opcode; }
 
+void check_header(std::span<const std::uint32_t> spirv) {
+  if (spirv.size() < 5 || spirv[0] != 0x07230203u) detail::fail("vulkan: not a SPIR-V module (bad magic number)");
+}
+
+// Calls f(offset, opcode, instruction) for each instruction after the header, `instruction` holding all of its words
+// (the first is (words << 16) | opcode). nxv::Error for a word count of zero or one that runs past the end.
+template <class F>
+void for_each_instruction(std::span<const std::uint32_t> spirv, F&& f) {
+  for (std::size_t i = 5; i < spirv.size();) {
+    const std::uint32_t words = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
+    if (words == 0 || words > spirv.size() - i)
+      detail::fail("vulkan: malformed SPIR-V instruction at word ", i, " (", words, " words of ", spirv.size(), ")");
+    f(i, opcode, spirv.subspan(i, words));
+    i += words;
+  }
+}
+
 void append_extension(std::vector<std::uint32_t>& out, std::string_view name) {
   const std::size_t words = name.size() / 4 + 1;  // the string and its terminating zero, padded
   std::vector<std::uint32_t> text(words, 0);
@@ -27,23 +46,34 @@ void append_extension(std::vector<std::uint32_t>& out, std::string_view name) {
 
 }  // namespace
 
+std::uint32_t count_bindings(std::span<const std::uint32_t> spirv) {
+  constexpr std::uint32_t kOpDecorate = 71, kDecorationBinding = 33;
+  check_header(spirv);
+  std::uint32_t count = 0;
+  for_each_instruction(spirv, [&](std::size_t, std::uint32_t opcode, std::span<const std::uint32_t> in) {
+    // OpDecorate target Binding n; a binding of 2^32 - 1 would wrap to 0, so it saturates (and fails the limit).
+    if (opcode == kOpDecorate && in.size() >= 4 && in[2] == kDecorationBinding)
+      count = std::max(count, in[3] == UINT32_MAX ? in[3] : in[3] + 1);
+  });
+  return count;
+}
+
 std::vector<std::uint32_t> with_float_controls(std::span<const std::uint32_t> spirv, const FloatControls& controls) {
   std::vector<std::uint32_t> out(spirv.begin(), spirv.end());
   if (!controls.any()) return out;
-  if (spirv.size() < 5 || spirv[0] != 0x07230203u) detail::fail("vulkan: not a SPIR-V module (bad magic number)");
+  check_header(spirv);
 
   std::vector<std::uint32_t> entry_points;
   std::size_t first_after_capabilities = 0, after_entry_points = 0;
-  for (std::size_t i = 5; i < spirv.size();) {
-    const std::uint32_t words = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
-    if (words == 0 || i + words > spirv.size()) detail::fail("vulkan: malformed SPIR-V instruction at word ", i);
+  for_each_instruction(spirv, [&](std::size_t i, std::uint32_t opcode, std::span<const std::uint32_t> in) {
     if (opcode != kOpCapability && first_after_capabilities == 0) first_after_capabilities = i;
     if (opcode == kOpEntryPoint) {
-      entry_points.push_back(spirv[i + 2]);
-      after_entry_points = i + words;
+      // OpEntryPoint execution-model id name...: without its id it is malformed, not an entry point to patch.
+      if (in.size() < 3) detail::fail("vulkan: malformed SPIR-V OpEntryPoint at word ", i);
+      entry_points.push_back(in[2]);
+      after_entry_points = i + in.size();
     }
-    i += words;
-  }
+  });
   if (entry_points.empty()) return out;
 
   struct Mode {

@@ -1,10 +1,16 @@
-// Rewrites of compiled SPIR-V that depend on the device, applied when a shader module is created.
+// What the runtime reads from compiled SPIR-V and the rewrites that depend on the device, applied when a shader
+// module is created. Both walk the instructions with every read bounded: words that run past the end (whatever
+// their counts say) are refused with nxv::Error, never read.
 #pragma once
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace nxv::vulkan {
+
+// The number of storage-buffer bindings a SPIR-V module declares in set 0 (its highest Binding decoration + 1).
+// nxv::Error for words that are not a well-formed instruction stream.
+std::uint32_t count_bindings(std::span<const std::uint32_t> spirv);
 
 // The float-control execution modes (SPV_KHR_float_controls) a module should carry, per float width.
 struct FloatControls {
@@ -19,7 +25,7 @@ struct FloatControls {
 // Why: without them a driver may flush denormals (NVIDIA does for f32: x * y, x != 0 and f32 -> f64 differed from
 // the reference on denormal inputs on an H200) and ignore the sign of zero (floor(0.5) gave -0 there). Why at run
 // time: a device that does not report a mode (lavapipe lacks DenormPreserve for f32) must not get a module that
-// asks for it, so one embedded module is patched per device. Unchanged when nothing is asked for.
+// asks for it, so one embedded module is patched per device. Unchanged (and unread) when nothing is asked for.
 std::vector<std::uint32_t> with_float_controls(std::span<const std::uint32_t> spirv, const FloatControls& controls);
 
 }  // namespace nxv::vulkan

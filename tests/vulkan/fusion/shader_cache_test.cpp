@@ -1,15 +1,20 @@
 // The SPIR-V cache of the fusion compiler: miss (compile), memory hit, disk hit in a new cache over the same
-// directory, a corrupt or truncated file detected and recompiled, an unwritable directory falling back to memory
-// with exactly one warning, and compile errors naming the shader. No GPU needed: only shaderc runs.
+// directory, a corrupt or truncated file detected and recompiled, a checksummed entry around bad SPIR-V replaced
+// and named, an unwritable directory falling back to memory with exactly one warning, and compile errors naming
+// the shader. No GPU needed: only shaderc runs.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
 
 #include "nxv/error.hpp"
 #include "vulkan/fusion/shader_cache.hpp"
+#include "vulkan/runtime/disk_cache.hpp"
 
 namespace nxv::vulkan::fusion {
 namespace {
@@ -91,6 +96,83 @@ TEST(ShaderCache, CorruptOrTruncatedFilesAreRecompiled) {
     EXPECT_EQ(read_all(file), original);  // rewritten with the good entry
     ShaderCache after(dir);
     after.get(shader(3));
+    EXPECT_EQ(after.stats().disk_hits, 1u);
+  }
+  fs::remove_all(dir);
+}
+
+// The entry `file_bytes` holds (header | key | payload, vulkan/runtime/disk_cache.cpp) with another payload and a
+// right length and checksum for it: damage only a check of the SPIR-V itself can see.
+std::vector<char> with_payload(const std::vector<char>& file_bytes, const std::vector<std::uint32_t>& words,
+                               std::size_t extra_bytes = 0) {
+  std::uint32_t key_bytes;
+  std::memcpy(&key_bytes, file_bytes.data() + 12, 4);
+  std::vector<char> out(file_bytes.begin(), file_bytes.begin() + 32 + key_bytes);
+  const auto* payload = reinterpret_cast<const char*>(words.data());
+  out.insert(out.end(), payload, payload + words.size() * 4);
+  out.insert(out.end(), extra_bytes, '\0');
+  const std::uint64_t length = out.size() - 32 - key_bytes;
+  const std::uint64_t checksum =
+      vulkan::fnv1a64(std::as_bytes(std::span(out.data() + 32 + key_bytes, static_cast<std::size_t>(length))));
+  std::memcpy(out.data() + 16, &length, 8);
+  std::memcpy(out.data() + 24, &checksum, 8);
+  return out;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A well-formed entry (right checksum) around wrong SPIR-V used to be trusted: every later run failed with
+// "malformed SPIR-V instruction" (or read past the words, with NXV_FLOAT_CONTROLS=0), the entry was never evicted
+// and no message named it. Now the words are validated: the entry is recompiled and replaced, named once on stderr.
+TEST(ShaderCache, ChecksummedEntryAroundBadSpirvIsReplacedAndNamed) {
+  const fs::path dir = fresh_directory();
+  ShaderCache writer(dir);
+  const Spirv good = *writer.get(shader(6)).spirv;
+  const fs::path file = *writer.file_for(shader(6));
+  const std::vector<char> original = read_all(file);
+
+  std::vector<std::uint32_t> garbage(good.begin(), good.begin() + 5);  // a right header over junk
+  garbage.insert(garbage.end(), {0xdeadbeefu, 0x12345678u, 0xffffffffu});
+  std::vector<std::uint32_t> past_end = good;
+  past_end.insert(past_end.end(), {(100u << 16) | 71u, 1, 33});  // an OpDecorate claiming 100 words
+  std::vector<std::uint32_t> zero_count = good;
+  zero_count.push_back(0);
+  std::vector<std::uint32_t> bad_magic = good;
+  bad_magic[0] = 0x03022307;
+  const std::vector<std::uint32_t> truncated(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(good.size() / 2));
+  const std::vector<std::uint32_t> header_only(good.begin(), good.begin() + 3);
+  const std::vector<std::pair<const char*, std::vector<char>>> cases = {
+      {"junk after the header", with_payload(original, garbage)},
+      {"a word count past the end", with_payload(original, past_end)},
+      {"a word count of zero", with_payload(original, zero_count)},
+      {"another magic number", with_payload(original, bad_magic)},
+      {"truncated words", with_payload(original, truncated)},
+      {"shorter than a header", with_payload(original, header_only)},
+      {"not whole words", with_payload(original, good, 2)},
+      {"no words", with_payload(original, {})},
+  };
+  for (const auto& [what, bytes] : cases) {
+    SCOPED_TRACE(what);
+    write_all(file, bytes);
+    ShaderCache reader(dir);
+    ::testing::internal::CaptureStderr();
+    const auto e = reader.get(shader(6));
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(*e.spirv, good);
+    EXPECT_EQ(reader.stats().disk_rejected, 1u);
+    EXPECT_EQ(reader.stats().compiles, 1u);
+    EXPECT_EQ(read_all(file), original) << "replaced by the good entry";
+    EXPECT_EQ(occurrences(err, file.string()), 1u) << err;
+    EXPECT_NE(err.find("corrupt"), std::string::npos) << err;
+
+    ShaderCache after(dir);  // the next run
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(*after.get(shader(6)).spirv, good);
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "") << "reported once, not on every run";
     EXPECT_EQ(after.stats().disk_hits, 1u);
   }
   fs::remove_all(dir);

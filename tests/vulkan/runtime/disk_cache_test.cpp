@@ -1,11 +1,13 @@
 // The on-disk cache (src/vulkan/runtime/disk_cache.hpp) and the pipeline cache kept in it: entries round-trip;
-// truncated, corrupt and foreign files are ignored, never trusted; NXV_CACHE_DIR picks (or disables) the directory; a
-// runtime writes the pipelines it created when it is destroyed and the next runtime starts from them.
+// truncated, corrupt and foreign files are ignored, never trusted, and the corrupt ones evicted and named;
+// NXV_CACHE_DIR picks (or disables) the directory; a runtime writes the pipelines it created when it is destroyed
+// and the next runtime starts from them.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "support/env.hpp"
 #include "support/runtime.hpp"
@@ -54,6 +56,66 @@ TEST(DiskCache, MissingTruncatedCorruptAndForeignFilesAreIgnored) {
   EXPECT_FALSE(read_cache_entry(file, "TEST", bytes_of("key")).has_value()) << "trailing bytes";
   write_bytes(file, std::string(good.size(), '\xff'));
   EXPECT_FALSE(read_cache_entry(file, "TEST", bytes_of("key")).has_value()) << "garbage";
+}
+
+// Damage evicts the file and names it once on stderr (the reader rebuilds it); another kind, version or key is no
+// damage: the file stays, and the next write replaces it.
+TEST(DiskCache, CorruptFilesAreRemovedAndNamedForeignOnesKept) {
+  TempDir dir;
+  const auto file = dir / "entry.bin";
+  ASSERT_TRUE(write_cache_entry(file, "TEST", bytes_of("key"), bytes_of("payload bytes")));
+  const std::string good = read_bytes(file);
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(read_cache_entry(file, "TEST", bytes_of("another key")).has_value());
+  EXPECT_FALSE(read_cache_entry(file, "PIPE", bytes_of("key")).has_value());
+  ::testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(std::filesystem::exists(file)) << "a foreign entry is not damage";
+
+  std::string flipped = good;
+  flipped.back() ^= 0x01;
+  for (const auto& [what, bytes] : {std::pair{"checksum", flipped}, std::pair{"truncated", good.substr(0, 40)},
+                                    std::pair{"trailing", good + "x"}}) {
+    SCOPED_TRACE(what);
+    write_bytes(file, bytes);
+    ::testing::internal::CaptureStderr();
+    EXPECT_FALSE(read_cache_entry(file, "TEST", bytes_of("key")).has_value());
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_FALSE(std::filesystem::exists(file)) << "evicted";
+    EXPECT_NE(err.find(file.string()), std::string::npos) << err;
+    EXPECT_EQ(err.find(file.string()), err.rfind(file.string())) << "named once: " << err;
+  }
+}
+
+TEST(DiskCache, PayloadRefusedByItsReaderIsEvictedWithTheReason) {
+  TempDir dir;
+  const auto file = dir / "entry.bin";
+  ASSERT_TRUE(write_cache_entry(file, "TEST", bytes_of("key"), bytes_of("payload bytes")));
+  const auto refuse = [](std::span<const std::byte> payload) -> std::string {
+    return payload.size() == 13 ? "thirteen bytes are never right" : "";
+  };
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(read_cache_entry(file, "TEST", bytes_of("key"), refuse).has_value());
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(std::filesystem::exists(file));
+  EXPECT_NE(err.find("thirteen bytes are never right"), std::string::npos) << err;
+  EXPECT_NE(err.find(file.string()), std::string::npos) << err;
+}
+
+TEST(DiskCache, ParsesFromBytesAndTellsDamageFromForeign) {
+  TempDir dir;
+  const auto file = dir / "entry.bin";
+  ASSERT_TRUE(write_cache_entry(file, "TEST", bytes_of("key"), bytes_of("payload bytes")));
+  const std::string good = read_bytes(file);
+  const auto parsed = parse_cache_entry(bytes_of(good), "TEST", bytes_of("key"));
+  ASSERT_TRUE(parsed.payload.has_value()) << parsed.problem;
+  EXPECT_EQ(parsed.payload->size(), 13u);
+  const auto foreign = parse_cache_entry(bytes_of(good), "TEST", bytes_of("kez"));
+  EXPECT_FALSE(foreign.payload.has_value());
+  EXPECT_FALSE(foreign.corrupt) << foreign.problem;
+  const auto torn = parse_cache_entry(bytes_of(good.substr(0, good.size() - 1)), "TEST", bytes_of("key"));
+  EXPECT_FALSE(torn.payload.has_value());
+  EXPECT_TRUE(torn.corrupt) << torn.problem;
 }
 
 TEST(DiskCache, UnwritableDirectoryReportsFalse) {

@@ -1,9 +1,11 @@
 // with_float_controls (src/vulkan/runtime/spirv_patch.hpp) on the embedded shaders: the patched module keeps every
 // original instruction in order, gains exactly the capabilities, the extension and one execution mode per entry
-// point, mode and width, and places them where the SPIR-V logical layout allows.
+// point, mode and width, and places them where the SPIR-V logical layout allows; it and count_bindings refuse
+// malformed words without reading past them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "nxv/error.hpp"
 #include "vulkan/runtime/shader_registry.hpp"
@@ -25,6 +27,14 @@ std::vector<Instruction> instructions(std::span<const std::uint32_t> spirv) {
     i += words;
   }
   return out;
+}
+
+// The words up to the middle of the last instruction longer than one word.
+std::vector<std::uint32_t> cut_inside_last_long_instruction(const std::vector<std::uint32_t>& spirv) {
+  std::size_t cut = 0;
+  for (std::size_t i = 5; i < spirv.size(); i += spirv[i] >> 16)
+    if ((spirv[i] >> 16) >= 2) cut = i + 1;
+  return std::vector<std::uint32_t>(spirv.begin(), spirv.begin() + static_cast<std::ptrdiff_t>(cut));
 }
 
 TEST(SpirvPatch, UnchangedWhenNothingIsAsked) {
@@ -77,6 +87,47 @@ TEST(SpirvPatch, AddsCapabilityExtensionAndModesInLayoutOrder) {
 TEST(SpirvPatch, RejectsWhatIsNotSpirv) {
   const std::vector<std::uint32_t> junk{1, 2, 3, 4, 5, 6};
   EXPECT_THROW(with_float_controls(junk, {.denorm_preserve_f32 = true}), nxv::Error);
+}
+
+// Words whose counts run past the end, or are zero, or an OpEntryPoint too short to name its function: the walkers
+// (count_bindings and with_float_controls) refuse them with nxv::Error and read nothing beyond the end (the
+// sanitizer build and tests/fuzz/spirv_walk_fuzz.cpp check the "nothing beyond").
+TEST(SpirvPatch, MalformedInstructionsAreRefusedNotReadPastTheEnd) {
+  const auto shader = embedded_shader("binary_f32");
+  ASSERT_FALSE(shader.empty());
+  const std::vector<std::uint32_t> good(shader.begin(), shader.end());
+  const FloatControls all{.denorm_preserve_f32 = true, .signed_zero_inf_nan_f32 = true};
+  EXPECT_GT(count_bindings(good), 0u);
+
+  auto with = [&](std::vector<std::uint32_t> tail) {
+    std::vector<std::uint32_t> words = good;
+    words.insert(words.end(), tail.begin(), tail.end());
+    return words;
+  };
+  const std::vector<std::pair<const char*, std::vector<std::uint32_t>>> malformed = {
+      {"a word count past the end", with({(100u << 16) | 71u, 1, 33})},
+      {"a decoration cut short", with({(4u << 16) | 71u, 1, 33})},
+      {"a word count of zero", with({0u})},
+      {"an OpEntryPoint of one word", with({(1u << 16) | 15u})},
+      {"cut inside its last instruction of several words", cut_inside_last_long_instruction(good)},
+      {"only a header", std::vector<std::uint32_t>(good.begin(), good.begin() + 4)},
+  };
+  for (const auto& [what, words] : malformed) {
+    SCOPED_TRACE(what);
+    std::vector<std::uint32_t> exact(words);  // a heap block of exactly these words, for ASan
+    try {
+      (void)count_bindings(exact);
+      (void)with_float_controls(exact, all);
+    } catch (const nxv::Error&) {
+      continue;  // refusing is fine; reading past the end is not
+    }
+    ADD_FAILURE() << "accepted";
+  }
+}
+
+TEST(SpirvPatch, CountBindingsDoesNotWrapAtTheLargestBinding) {
+  const std::vector<std::uint32_t> words{0x07230203u, 0x00010500u, 0, 1, 0, (4u << 16) | 71u, 1, 33, 0xffffffffu};
+  EXPECT_EQ(count_bindings(words), 0xffffffffu);
 }
 
 }  // namespace
