@@ -2,13 +2,26 @@
 
 #include <sstream>
 
+#include "core/checked_math.hpp"
+
 namespace nxv {
 
-std::int64_t num_elements(const Shape& s) {
-  std::int64_t n = 1;
-  for (std::int64_t d : s) n *= d;
-  return n;
+// Zero dimensions are skipped in the overflow check (as NumPy does): the row-major strides of [0, 2^32, 2^32]
+// would wrap as well.
+std::int64_t checked_num_elements(const Shape& s, std::string_view op) {
+  std::int64_t nonzero = 1;
+  bool empty = false;
+  for (std::int64_t d : s) {
+    NXV_CHECK(d >= 0, op, "negative dimension in shape ", to_string(s));
+    if (d == 0)
+      empty = true;
+    else
+      nonzero = checked_mul(nonzero, d, op, "the element count of shape ", to_string(s));
+  }
+  return empty ? 0 : nonzero;
 }
+
+std::int64_t num_elements(const Shape& s) { return checked_num_elements(s, "num_elements"); }
 
 std::string to_string(const Shape& s) {
   std::ostringstream out;

@@ -1,8 +1,10 @@
 #include "ops/apply.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 
+#include "core/checked_math.hpp"
 #include "trace/tracer.hpp"
 
 namespace nxv {
@@ -35,8 +37,27 @@ Axes normalize_axes(const Axes& axes, int rank, std::string_view op, bool sort) 
   return out;
 }
 
+std::int64_t padded_size(std::int64_t size, std::int64_t low, std::int64_t high, std::string_view op, int axis) {
+  NXV_CHECK(low != std::numeric_limits<std::int64_t>::min(), op, "low padding ", low, " of axis ", axis,
+            " cannot be negated in int64 (expected a larger value)");
+  checked_add(size, high, op, "the high padding of axis ", axis);
+  return checked_add(checked_add(size, low, op, "the low padding of axis ", axis), high, op, "the padding of axis ",
+                     axis);
+}
+
+namespace {
+// Every tensor is made here, so a result whose size or byte size passes int64 is refused here, once for every
+// op and backend, before a backend sizes a buffer by a wrapped count.
+void check_result(const OpCall& call, const TensorType& out) {
+  const std::string op = describe(call);
+  NXV_CHECK(out.shape.size() <= kMaxRank, op, "result rank ", out.shape.size(), " exceeds ", kMaxRank);
+  checked_bytes(checked_num_elements(out.shape, op), size_of(out.dtype), op);
+}
+}  // namespace
+
 Tensor apply(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) {
   for (const Tensor& t : inputs) check_defined(t, op_name(call.code));
+  check_result(call, out);
   // Tracing: a call with a traced input is recorded by the innermost trace among its inputs, which captures
   // the other inputs as constants; so concrete and traced tensors mix, and traces nest (src/trace/tracer.hpp).
   if (Tracer* tracer = innermost_tracer(inputs)) return tracer->record(call, inputs, out);
@@ -47,7 +68,6 @@ Tensor apply(const OpCall& call, std::span<const Tensor> inputs, const TensorTyp
               t.backend().name(), "); move them to one with Tensor::to()");
   }
   NXV_CHECK(backend != nullptr, describe(call), "needs at least one input");
-  NXV_CHECK(out.shape.size() <= kMaxRank, describe(call), "result rank ", out.shape.size(), " exceeds ", kMaxRank);
   return Tensor(out, *backend, backend->execute(call, inputs, out));
 }
 
@@ -56,6 +76,7 @@ Tensor apply(const OpCall& call, std::initializer_list<Tensor> inputs, const Ten
 }
 
 Tensor apply_on(Backend& backend, const OpCall& call, const TensorType& out) {
+  check_result(call, out);
   return Tensor(out, backend, backend.execute(call, {}, out));
 }
 

@@ -22,5 +22,8 @@ int normalize_axis(std::int64_t axis, int rank, std::string_view op);
 // Normalises, checks for duplicates and sorts a list of axes.
 Axes normalize_axes(const Axes& axes, int rank, std::string_view op, bool sort = true);
 std::string shapes_of(std::span<const Tensor> ts);  // "f32[2, 3], s32[3]" for error messages
+// size + low + high of an axis padded for conv or a window op. Their kernels read coordinate
+// position - low, which spans [-low, size + high): nxv::Error naming `op` unless all of that fits int64.
+std::int64_t padded_size(std::int64_t size, std::int64_t low, std::int64_t high, std::string_view op, int axis);
 
 }  // namespace nxv

@@ -2,6 +2,7 @@
 // that backends only see canonical layouts ([N, C, spatial...], [O, I, spatial...]), computes the output shape
 // and dtype, and transposes the canonical result by the output permutation.
 #include "nxv/conv.hpp"
+#include "core/checked_math.hpp"
 #include "ops/apply.hpp"
 
 namespace nxv {
@@ -31,7 +32,11 @@ Axes permutation(const OptAxes& perm, const Tensor& t, const char* what) {
   return normalize_axes(*perm, t.rank(), kOp, /*sort=*/false);
 }
 
-std::int64_t dilated(std::int64_t size, std::int64_t dilation) { return size == 0 ? 0 : (size - 1) * dilation + 1; }
+std::int64_t dilated(std::int64_t size, std::int64_t dilation) {
+  if (size == 0) return 0;
+  return checked_add(checked_mul(size - 1, dilation, kOp, "the dilated size of an axis of size ", size), 1, kOp,
+                     "the dilated size of an axis of size ", size);
+}
 
 }  // namespace
 
@@ -97,7 +102,7 @@ Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& o) {
     const auto [low, high] = padding[static_cast<std::size_t>(i)];
     at.pad_low.push_back(low);
     at.pad_high.push_back(high);
-    const std::int64_t span = dilated(x.dim(i + 2), at.input_dilation[i]) + low + high;
+    const std::int64_t span = padded_size(dilated(x.dim(i + 2), at.input_dilation[i]), low, high, kOp, i);
     const std::int64_t window = dilated(w.dim(i + 2), at.kernel_dilation[i]);
     NXV_CHECK(w.dim(i + 2) >= 1 && span >= window, kOp, "spatial axis ", i, ": the dilated, padded input (", span,
               ") is smaller than the dilated kernel (", window, "), so the result would be empty", canonical);

@@ -1,20 +1,20 @@
 // Creation ops: from host data, constants, iota/eye, and the counter-based random numbers.
 #include <cstring>
 
+#include "core/checked_math.hpp"
 #include "ops/apply.hpp"
 #include "shared/philox.hpp"
 
 namespace nxv {
 
 namespace {
-void check_shape(const Shape& shape, std::string_view op) {
-  for (std::int64_t d : shape) NXV_CHECK(d >= 0, op, "negative dimension in shape ", to_string(shape));
-}
+// Negative dimensions and element counts past int64 (checked before anything is sized by them).
+void check_shape(const Shape& shape, std::string_view op) { checked_num_elements(shape, op); }
 }  // namespace
 
 Tensor from_bytes(std::span<const std::byte> bytes, const TensorType& type, Backend& backend) {
-  check_shape(type.shape, "from_data");
-  const std::size_t expected = byte_size(type);
+  const auto expected = static_cast<std::size_t>(
+      checked_bytes(checked_num_elements(type.shape, "from_data"), size_of(type.dtype), "from_data"));
   NXV_CHECK(bytes.size() == expected, "from_data", "got ", bytes.size(), " bytes for ", to_string(type), ", expected ",
             expected);
   return Tensor(type, backend, backend.upload(bytes, type));
@@ -22,9 +22,9 @@ Tensor from_bytes(std::span<const std::byte> bytes, const TensorType& type, Back
 
 template <class T>
 Tensor from_data(std::span<const T> data, const Shape& shape, Backend& backend) {
-  check_shape(shape, "from_data");
-  NXV_CHECK(static_cast<std::int64_t>(data.size()) == num_elements(shape), "from_data", "got ", data.size(),
-            " values for shape ", to_string(shape), ", expected ", num_elements(shape));
+  const std::int64_t count = checked_num_elements(shape, "from_data");
+  NXV_CHECK(static_cast<std::int64_t>(data.size()) == count, "from_data", "got ", data.size(), " values for shape ",
+            to_string(shape), ", expected ", count);
   if constexpr (std::is_same_v<T, bool>) {
     std::vector<std::uint8_t> bytes(data.begin(), data.end());
     return from_bytes(std::as_bytes(std::span<const std::uint8_t>(bytes)), {shape, DType::pred}, backend);

@@ -3,6 +3,7 @@
 // checked here; the backends clamp (reads) or drop (writes) out-of-range values.
 #include <algorithm>
 
+#include "core/checked_math.hpp"
 #include "nxv/indexing.hpp"
 #include "ops/apply.hpp"
 
@@ -55,7 +56,7 @@ Tensor indexed_update(OpCode code, const Tensor& x, const Tensor& indices, const
   const DType dtype = promote(x.dtype(), updates.dtype());
   NXV_CHECK(code != OpCode::indexed_add || dtype != DType::pred, op, "cannot add pred tensors ", to_string(x.type()),
             " and ", to_string(updates.type()), " (convert them with as_type first)");
-  const std::int64_t n = num_elements(batch);
+  const std::int64_t n = checked_num_elements(batch, op);
   const Tensor flat_indices = reshape(indices, {n, k});
   const Tensor flat_updates = reshape(updates, concat({n}, drop_front(x.shape(), k)));
   OpCall call{code, {}};
@@ -76,7 +77,7 @@ Tensor take(const Tensor& x, const Tensor& indices, int axis) {
             " from ", to_string(x.type()), " would have rank ", x.rank() - 1 + indices.rank(), " (maximum ", kMaxRank,
             ")");
   const Shape out = concat(concat(take_front(x.shape(), a), indices.shape()), drop_front(x.shape(), a + 1));
-  check_readable(x, a, a + 1, num_elements(out), "take");
+  check_readable(x, a, a + 1, checked_num_elements(out, "take"), "take");
   return apply(OpCall{OpCode::take, AxisAttrs{a}}, {x, indices}, {out, x.dtype()});
 }
 
@@ -100,7 +101,7 @@ Tensor take_along_axis(const Tensor& x, const Tensor& indices, int axis) {
     x_shape.push_back(n);
     i_shape.push_back(n);
   }
-  check_readable(x, a, a + 1, num_elements(i_shape), "take_along_axis");
+  check_readable(x, a, a + 1, checked_num_elements(i_shape, "take_along_axis"), "take_along_axis");
   return apply(OpCall{OpCode::take_along_axis, AxisAttrs{a}}, {broadcast(x, x_shape), broadcast(indices, i_shape)},
                {i_shape, x.dtype()});
 }
@@ -111,7 +112,7 @@ Tensor gather(const Tensor& x, const Tensor& indices) {
   const int k = index_depth(x, indices, "gather");
   const Shape out = concat(take_front(indices.shape(), indices.rank() - 1), drop_front(x.shape(), k));
   NXV_CHECK(out.size() <= kMaxRank, "gather", "the result would have rank ", out.size(), " (maximum ", kMaxRank, ")");
-  check_readable(x, 0, k, num_elements(out), "gather");
+  check_readable(x, 0, k, checked_num_elements(out, "gather"), "gather");
   OpCall call{OpCode::gather, {}};
   return apply(call, {x, indices}, {out, x.dtype()});
 }

@@ -1,5 +1,6 @@
 // Front end of the movement ops. reshape, squeeze, expand_dims and flatten are views (OpCode::reshape shares
 // the storage); the others produce new tensors.
+#include "core/checked_math.hpp"
 #include "ops/apply.hpp"
 
 namespace nxv {
@@ -23,7 +24,7 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
       inferred = i;
     } else {
       NXV_CHECK(out[i] >= 0, "reshape", "negative dimension in the new shape ", to_string(shape));
-      known *= out[i];
+      known = checked_mul(known, out[i], "reshape", "the element count of the new shape ", to_string(shape));
     }
   }
   if (inferred >= 0) {
@@ -31,8 +32,9 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
               to_string(x.type()));
     out[inferred] = x.size() / known;
   }
-  NXV_CHECK(num_elements(out) == x.size(), "reshape", "cannot reshape ", to_string(x.type()), " (", x.size(),
-            " elements) to ", to_string(shape), " (", num_elements(out), " elements)");
+  const std::int64_t count = checked_num_elements(out, "reshape");
+  NXV_CHECK(count == x.size(), "reshape", "cannot reshape ", to_string(x.type()), " (", x.size(), " elements) to ",
+            to_string(shape), " (", count, " elements)");
   return view(x, out);
 }
 
@@ -117,14 +119,18 @@ Tensor slice(const Tensor& x, const Shape& starts, const Shape& lengths, const O
   NXV_CHECK(starts.size() == r && lengths.size() == r && (!strides || strides->size() == r), "slice", "expected ", r,
             " start indices, lengths and strides for ", to_string(x.type()), ", got ", to_string(starts), ", ",
             to_string(lengths), (strides ? ", " + to_string(*strides) : std::string()));
-  const SliceAttrs attrs{starts, strides ? *strides : Shape::filled(r, 1)};
+  SliceAttrs attrs{starts, strides ? *strides : Shape::filled(r, 1)};
   for (int i = 0; i < r; ++i) {
     const std::int64_t s = starts[i], n = lengths[i], st = attrs.strides[i], d = x.shape()[i];
     NXV_CHECK(st >= 1, "slice", "stride ", st, " on axis ", i, " must be >= 1");
     NXV_CHECK(n >= 0 && s >= 0, "slice", "start ", s, " and length ", n, " on axis ", i, " must be >= 0");
-    NXV_CHECK(n == 0 || s + (n - 1) * st < d, "slice", "reads past the end of axis ", i, " of ", to_string(x.type()),
-              ": start ", s, ", length ", n, ", stride ", st, " reaches index ", s + (n - 1) * st, " (expected < ", d,
-              ")");
+    if (n == 0) continue;
+    const std::int64_t last = checked_add(s, checked_mul(n - 1, st, "slice", "the last index on axis ", i), "slice",
+                                          "the last index on axis ", i);
+    NXV_CHECK(last < d, "slice", "reads past the end of axis ", i, " of ", to_string(x.type()), ": start ", s,
+              ", length ", n, ", stride ", st, " reaches index ", last, " (expected < ", d, ")");
+    // A stride that never steps is irrelevant, and a huge one would overflow the kernels' stride * axis stride.
+    if (n == 1) attrs.strides[i] = 1;
   }
   return apply(OpCall{OpCode::slice, attrs}, {x}, {lengths, x.dtype()});
 }
@@ -139,7 +145,15 @@ Tensor pad(const Tensor& x, double value, const std::vector<PadConfig>& config) 
     const PadConfig& c = config[i];
     const std::int64_t d = x.shape()[i];
     NXV_CHECK(c.interior >= 0, "pad", "interior padding ", c.interior, " on axis ", i, " must be >= 0");
-    const std::int64_t n = c.low + c.high + d + (d > 0 ? (d - 1) * c.interior : 0);
+    checked_add(c.interior, 1, "pad", "the step (interior padding + 1) of axis ", i);
+    // Input element j lands at low + j * (interior + 1): the dilated size, it plus low, and the total must fit.
+    const auto sum = [&](std::int64_t a, std::int64_t b) {
+      return checked_add(a, b, "pad", "the padded size of axis ", i, " of ", to_string(x.type()));
+    };
+    const std::int64_t holes =
+        d > 0 ? checked_mul(d - 1, c.interior, "pad", "the interior padding of axis ", i, " of ", to_string(x.type()))
+              : 0;
+    const std::int64_t n = sum(sum(sum(d, holes), c.low), c.high);
     NXV_CHECK(n >= 0, "pad", "padding (", c.low, ", ", c.high, ", ", c.interior, ") cuts more than axis ", i, " of ",
               to_string(x.type()), " holds");
     out.push_back(n);
@@ -164,7 +178,8 @@ Tensor concatenate(const std::vector<Tensor>& xs, int axis) {
     for (int i = 0; i < r; ++i)
       NXV_CHECK(i == a || t.shape()[i] == out[i], "concatenate", "shapes differ on axis ", i,
                 " (only the concatenation axis ", a, " may differ): ", shapes_of(xs));
-    out[a] += t.shape()[a];
+    out[a] = checked_add(out[a], t.shape()[a], "concatenate", "the size of the concatenation axis ", a, " of ",
+                         shapes_of(xs));
     dtype = promote(dtype, t.dtype());
   }
   if (xs.size() == 1) return xs[0];

@@ -1,5 +1,6 @@
 // Front end of the window ops (Nx.window_sum/product/max/min/mean, Nx.window_scatter_max/min): validation,
 // output shapes and dtypes. The windows span every axis of the tensor.
+#include "core/checked_math.hpp"
 #include "nxv/conv.hpp"
 #include "ops/apply.hpp"
 
@@ -37,7 +38,10 @@ WindowCall window_call(OpCode code, ReduceFn fn, const Tensor& x, const Shape& w
     const auto [low, high] = padding[static_cast<std::size_t>(i)];
     at.pad_low.push_back(low);
     at.pad_high.push_back(high);
-    const std::int64_t span = x.dim(i) + low + high, extent = (window[i] - 1) * at.window_dilation[i] + 1;
+    const std::int64_t span = padded_size(x.dim(i), low, high, op, i);
+    const std::int64_t extent =
+        checked_add(checked_mul(window[i] - 1, at.window_dilation[i], op, "the dilated window of axis ", i), 1, op,
+                    "the dilated window of axis ", i);
     NXV_CHECK(span >= extent, op, "axis ", i, ": the padded size ", span, " of ", to_string(x.type()),
               " is smaller than the dilated window (", extent, "), so the result would be empty");
     out.push_back((span - extent) / at.strides[i] + 1);

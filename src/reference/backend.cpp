@@ -1,7 +1,11 @@
 // ReferenceBackend: tensors as host byte arrays and every op as a plain C++ loop (the kernels in this folder).
 // It is the oracle the Vulkan backend is checked against, so it favours obviously-correct over fast.
+#include <unistd.h>
+
 #include <algorithm>
+#include <limits>
 #include <memory>
+#include <new>
 
 #include "nxv/backend.hpp"
 #include "reference/kernels.hpp"
@@ -19,6 +23,33 @@ const HostStorage& host_storage(const Tensor& t) {
   return *storage;
 }
 
+// The machine's physical memory: no reference tensor may be larger. Refusing up front (rather than asking the
+// allocator) keeps a 10^12-element zeros from bad_alloc, from the OOM killer under overcommit, and from a
+// sanitizer allocator's abort on an oversized request.
+std::size_t host_memory_bytes() {
+  static const std::size_t bytes = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
+                                 : std::numeric_limits<std::size_t>::max();
+  }();
+  return bytes;
+}
+
+// Host storage for a tensor of `type`: nxv::Error naming `op`, never std::bad_alloc, when it cannot be had.
+std::shared_ptr<HostStorage> allocate(const TensorType& type, std::string_view op) {
+  const std::size_t bytes = byte_size(type);
+  NXV_CHECK(bytes <= host_memory_bytes(), op, "a ", to_string(type), " tensor needs ", bytes,
+            " bytes, more than the host's ", host_memory_bytes(), " bytes of memory (reference backend)");
+  try {
+    auto storage = std::make_shared<HostStorage>();
+    storage->bytes.resize(bytes);
+    return storage;
+  } catch (const std::bad_alloc&) {
+    detail::fail(op, ": out of host memory allocating ", bytes, " bytes for a ", to_string(type),
+                 " tensor (reference backend)");
+  }
+}
+
 class ReferenceBackend final : public Backend {
  public:
   std::string_view name() const override { return "reference"; }
@@ -26,8 +57,8 @@ class ReferenceBackend final : public Backend {
   std::shared_ptr<Storage> upload(std::span<const std::byte> bytes, const TensorType& type) override {
     NXV_CHECK(bytes.size() == byte_size(type), "reference upload", "got ", bytes.size(), " bytes for ", to_string(type),
               ", expected ", byte_size(type));
-    auto storage = std::make_shared<HostStorage>();
-    storage->bytes.assign(bytes.begin(), bytes.end());
+    auto storage = allocate(type, "reference upload");
+    std::copy(bytes.begin(), bytes.end(), storage->bytes.begin());
     return storage;
   }
 
@@ -47,8 +78,7 @@ class ReferenceBackend final : public Backend {
     };
     std::shared_ptr<HostStorage> result;
     auto dst = [&] {  // the result's bytes, for the kernel to fill
-      result = std::make_shared<HostStorage>();
-      result->bytes.resize(byte_size(out));
+      result = allocate(out, describe(call));
       return result->bytes.data();
     };
     switch (call.code) {

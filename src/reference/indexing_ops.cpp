@@ -26,6 +26,11 @@ void copy_element(std::byte* dst, std::int64_t to, const std::byte* src, std::in
   std::memcpy(dst + to * static_cast<std::int64_t>(bytes), src + from * static_cast<std::int64_t>(bytes), bytes);
 }
 
+// The result starts as a copy of x. memcpy needs valid pointers even for 0 bytes, and an empty tensor's are null.
+void copy_input(std::byte* dst, const Tensor& x) {
+  if (x.size() > 0) std::memcpy(dst, host_bytes(x), static_cast<std::size_t>(x.size()) * size_of(x.dtype()));
+}
+
 std::int64_t elements(const Shape& s, int first, int last) {
   std::int64_t n = 1;
   for (int d = first; d < last; ++d) n *= s[d];
@@ -92,7 +97,7 @@ void gather(const Tensor& x, const Tensor& indices, const TensorType& out, std::
 
 // x + the updates, in increasing update index per target element (the order the Vulkan kernel follows).
 void indexed_add(const Tensor& x, const Tensor& indices, const Tensor& updates, const TensorType& out, std::byte* dst) {
-  std::memcpy(dst, host_bytes(x), static_cast<std::size_t>(x.size()) * size_of(x.dtype()));
+  copy_input(dst, x);
   const std::int64_t n = indices.shape()[0];
   const std::int64_t window = elements(updates.shape(), 1, updates.rank());
   const std::byte* u = host_bytes(updates);
@@ -112,7 +117,7 @@ void indexed_add(const Tensor& x, const Tensor& indices, const Tensor& updates, 
 void indexed_put(const Tensor& x, const Tensor& indices, const Tensor& updates, const TensorType& /*out*/,
                  std::byte* dst) {
   const std::size_t bytes = size_of(x.dtype());
-  std::memcpy(dst, host_bytes(x), static_cast<std::size_t>(x.size()) * bytes);
+  copy_input(dst, x);
   const std::int64_t n = indices.shape()[0];
   const std::int64_t window = elements(updates.shape(), 1, updates.rank());
   const std::byte* u = host_bytes(updates);
@@ -127,7 +132,7 @@ void indexed_put(const Tensor& x, const Tensor& indices, const Tensor& updates, 
 void put_slice(const PutSliceAttrs& attrs, const Tensor& x, const Tensor& slice, const TensorType& /*out*/,
                std::byte* dst) {
   const std::size_t bytes = size_of(x.dtype());
-  std::memcpy(dst, host_bytes(x), static_cast<std::size_t>(x.size()) * bytes);
+  copy_input(dst, x);
   const Shape strides = contiguous_strides(x.shape());
   const std::int64_t base = offset_of(attrs.starts, strides);
   const std::byte* src = host_bytes(slice);

@@ -76,10 +76,10 @@ void pad(const PadAttrs& attrs, const Tensor& x, const TensorType& out, std::byt
   for_each_index(x.shape(), [&](const Shape& index) {
     std::int64_t offset = 0;
     bool inside = true;
-    for (int k = 0; k < index.size(); ++k) {
+    for (int k = 0; inside && k < index.size(); ++k) {
       const std::int64_t position = attrs.low[k] + index[k] * (attrs.interior[k] + 1);
-      inside = inside && position >= 0 && position < out.shape[k];
-      offset += position * out_strides[k];
+      inside = position >= 0 && position < out.shape[k];
+      if (inside) offset += position * out_strides[k];  // outside, position * stride may overflow
     }
     if (inside) std::memcpy(dst + offset * elem, src + i * elem, elem);
     ++i;

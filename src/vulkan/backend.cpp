@@ -13,6 +13,15 @@ namespace nxv::vulkan {
 
 namespace {
 
+// Refuses a tensor larger than a device buffer before anything is built: an op without a native kernel at that
+// size (creation past 2^32 elements) would otherwise build the whole tensor on the host for the upload to fail.
+void check_fits_device(const TensorType& type, const auto& op) {
+  const std::uint64_t limit = runtime().features().max_buffer_bytes, bytes = byte_size(type);
+  if (bytes > limit)
+    detail::fail(op(), ": a ", to_string(type), " tensor needs ", bytes, " bytes, more than the ", limit,
+                 " bytes a buffer of the Vulkan device holds (maxStorageBufferRange, maxMemoryAllocationSize)");
+}
+
 class VulkanBackend final : public Backend {
  public:
   std::string_view name() const override { return "vulkan"; }
@@ -21,6 +30,7 @@ class VulkanBackend final : public Backend {
     const std::size_t expected = byte_size(type);
     NXV_CHECK(bytes.size() == expected, "vulkan upload", "got ", bytes.size(), " bytes for ", to_string(type),
               ", expected ", expected);
+    check_fits_device(type, [] { return "vulkan upload"; });
     BufferPtr buffer = runtime().allocate(bytes.size());
     runtime().upload(buffer, bytes);
     return std::make_shared<VulkanStorage>(std::move(buffer));
@@ -32,6 +42,7 @@ class VulkanBackend final : public Backend {
 
   std::shared_ptr<Storage> execute(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) override {
     if (call.code == OpCode::reshape) return inputs[0].storage();  // a view: same elements, same order
+    check_fits_device(out, [&] { return describe(call); });
     BufferPtr result;
     if (!fallback_forced(call) && kernels::device_ready() && run_native(call, inputs, out, result))
       return std::make_shared<VulkanStorage>(std::move(result));

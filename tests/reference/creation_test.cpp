@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "nxv/ops.hpp"
 #include "shared/math.hpp"
 #include "shared/philox.hpp"
 #include "support/reference.hpp"
@@ -20,6 +21,26 @@ TEST(ReferencePhilox, MatchesRandom123KnownAnswers) {
             (Words{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
   EXPECT_EQ(philox4x32_10({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0}),
             (Words{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+}
+
+// 10^12 elements: more than any test machine's memory, refused with an nxv::Error before allocating (not
+// std::bad_alloc, and not an OOM kill or a sanitizer abort under overcommit), and the backend works on.
+TEST(ReferenceAllocation, TensorsLargerThanTheHostAreAnErrorNotBadAlloc) {
+  const Shape huge{1000000000000};
+  for (OpCode code : {OpCode::full, OpCode::iota}) {
+    const OpAttrs attrs = code == OpCode::full ? OpAttrs{FullAttrs{0}} : OpAttrs{AxisAttrs{0}};
+    try {
+      run(code, attrs, {}, {huge, DType::f32});
+      ADD_FAILURE() << "expected an nxv::Error";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(op_name(code)), std::string::npos) << msg;
+      EXPECT_NE(msg.find("4000000000000 bytes"), std::string::npos) << msg;
+    }
+  }
+  EXPECT_THROW(zeros(huge, DType::u8, ref()), Error);
+  EXPECT_THROW(iota(huge, 0, DType::s64, ref()), Error);
+  EXPECT_EQ(values<float>(run(OpCode::full, FullAttrs{2}, {}, {{2}, DType::f32})), (std::vector<float>{2, 2}));
 }
 
 TEST(ReferenceIota, AlongEachAxisAndDtype) {

@@ -99,6 +99,16 @@ TEST(IndexingReference, PutSliceClampsItsStart) {
   EXPECT_EQ(v<float>(neg), (std::vector<float>{7, 8, 0, 0}));
 }
 
+// The result starts as a copy of x, which for an empty x must not memcpy from its null data (UBSan).
+TEST(IndexingReference, UpdatesOfEmptyTensorsAreEmpty) {
+  const Tensor empty = zeros({0, 3}, DType::f32, ref());
+  EXPECT_EQ(put_slice(empty, {0, 0}, zeros({0, 3}, DType::f32, ref())).shape(), (Shape{0, 3}));
+  EXPECT_EQ(put_slice(zeros({0}, DType::s32, ref()), {0}, zeros({0}, DType::s32, ref())).size(), 0);
+  const Tensor no_indices = zeros({0, 1}, DType::s32, ref());
+  EXPECT_EQ(indexed_add(empty, no_indices, zeros({0, 3}, DType::f32, ref())).shape(), (Shape{0, 3}));
+  EXPECT_EQ(indexed_put(empty, no_indices, zeros({0, 3}, DType::f32, ref())).shape(), (Shape{0, 3}));
+}
+
 TEST(IndexingReference, SortIsStableWithNaNLastAndSignedZerosEqual) {
   const Tensor x = t<float>({3, kNaN, -0.0f, 1, 0.0f, -kInf, kNaN}, {7});
   EXPECT_EQ(v<std::int64_t>(argsort(x)), (std::vector<std::int64_t>{5, 2, 4, 3, 0, 1, 6}));

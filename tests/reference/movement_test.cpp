@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "nxv/ops.hpp"
 #include "support/reference.hpp"
 
 namespace nxv::reference_test {
@@ -105,6 +106,14 @@ TEST(ReferenceSlice, RankEightAndEmpty) {
   EXPECT_TRUE(values<float>(run(OpCode::slice, a, {make<float>({1, 2}, {2})}, {{0}, DType::f32})).empty());
 }
 
+// A length-1 slice never steps, so the front end drops its stride: 2^62 times the axis stride 5 would overflow
+// the kernel's stride arithmetic (UBSan) though no element is read with it.
+TEST(ReferenceSlice, SingleStepIgnoresAHugeStride) {
+  const Tensor x = make<float>(counting<float>(25), {5, 5});
+  const Tensor row = slice(x, {2, 0}, {1, 5}, Axes{std::int64_t{1} << 62, 1});
+  EXPECT_EQ(values<float>(row), (std::vector<float>{10, 11, 12, 13, 14}));
+}
+
 PadAttrs pad_attrs(Shape low, Shape high, Shape interior, double value) {
   return {.low = low, .high = high, .interior = interior, .value = value};
 }
@@ -126,6 +135,15 @@ TEST(ReferencePad, NegativeEdgesCut) {
   EXPECT_EQ(
       values<float>(run(OpCode::pad, pad_attrs({-1}, {1}, {1}, 9), {make<float>({1, 2, 3}, {3})}, {{5}, DType::f32})),
       (std::vector<float>{9, 2, 9, 3, 9}));
+}
+
+// Input positions far outside the output are cut without computing their (overflowing) offsets: low + index on
+// axis 0 is about -2^62.6, times the output stride 2 (UBSan: signed overflow).
+TEST(ReferencePad, EdgesFarOutsideCutEverything) {
+  const std::int64_t far = 3 * (std::int64_t{1} << 61);
+  EXPECT_EQ(values<float>(run(OpCode::pad, pad_attrs({-far, 0}, {far, 0}, {0, 0}, 9),
+                              {make<float>({1, 2, 3, 4}, {2, 2})}, {{2, 2}, DType::f32})),
+            (std::vector<float>{9, 9, 9, 9}));
 }
 
 TEST(ReferencePad, ValueConvertedAsByCast) {

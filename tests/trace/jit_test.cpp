@@ -169,5 +169,20 @@ TEST(Jit, RunsOnVulkanWithConstantsMovedThere) {
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-6 * std::abs(want[i]));
 }
 
+// A creation op inside a traced function is recorded in the graph: a huge one throws nxv::Error out of the jitted
+// call (when the graph is evaluated or compiled), on either backend, and jit works on afterwards.
+TEST(Jit, AHugeTensorInsideATracedFunctionIsAnError) {
+  std::vector<Backend*> backends{&reference_backend()};
+  if (vulkan::available()) backends.push_back(&vulkan::backend());
+  auto plus_sum_of_zeros = [](std::int64_t n) {
+    return jit([n](const Tensor& x) { return x + sum(zeros({n}, DType::f32, x.backend())); });
+  };
+  for (Backend* b : backends) {
+    EXPECT_THROW(plus_sum_of_zeros(1000000000000)(ones({2}, DType::f32, *b)), Error) << b->name();
+    const Tensor y = plus_sum_of_zeros(3)(ones({2}, DType::f32, *b));
+    EXPECT_EQ(y.to_host().to_vector<float>(), (std::vector<float>{1, 1})) << b->name();
+  }
+}
+
 }  // namespace
 }  // namespace nxv

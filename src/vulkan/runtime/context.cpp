@@ -162,6 +162,10 @@ Context::Context() : instance(create_instance()) {
   features.subgroup_size = description.subgroup_size;
   features.max_workgroup_count_x = limits.maxComputeWorkGroupCount[0];
   features.max_storage_buffer_range = limits.maxStorageBufferRange;
+  features.max_buffer_bytes = limits.maxStorageBufferRange;
+  if (description.max_allocation_size != 0)
+    features.max_buffer_bytes = std::min<std::uint64_t>(features.max_buffer_bytes, description.max_allocation_size);
+  features.max_buffer_bytes = features.max_buffer_bytes / 4 * 4;
   features.max_push_constants = std::min<std::uint32_t>(limits.maxPushConstantsSize, 128);
 }
 

@@ -42,10 +42,7 @@ bool has_unified_memory(const Context& context) {
 
 Allocator::Allocator(std::shared_ptr<Context> context, bool mapped, std::uint64_t simulated_limit)
     : context_(std::move(context)), mapped_(mapped), simulated_limit_(simulated_limit) {
-  max_buffer_ = context_->limits.maxStorageBufferRange;
-  if (context_->description.max_allocation_size != 0)
-    max_buffer_ = std::min<std::size_t>(max_buffer_, context_->description.max_allocation_size);
-  max_buffer_ = max_buffer_ / 4 * 4;  // so that a descriptor's range (whole words) stays within the limit
+  max_buffer_ = context_->features.max_buffer_bytes;
   alignment_ = std::max<std::size_t>(context_->limits.minStorageBufferOffsetAlignment, 4);
   device_type_ = device_memory_type();
 }

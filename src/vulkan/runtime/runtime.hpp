@@ -51,6 +51,9 @@ struct DeviceFeatures {
   std::uint32_t subgroup_size = 0;
   std::uint32_t max_workgroup_count_x = 65535;
   std::uint64_t max_storage_buffer_range = 0;
+  // The largest buffer allocate() hands out: maxStorageBufferRange capped by maxMemoryAllocationSize, in whole
+  // words (so that a descriptor's range stays within the limit). No tensor of the backend is larger.
+  std::uint64_t max_buffer_bytes = 0;
   std::uint32_t max_push_constants = 128;
 };
 
