@@ -1,7 +1,7 @@
 // bench/baseline.json: the recorded values of every row of the train, peers and kernels suites (arm A's median and
 // p10-p90, the unit and which way is better, arm B and the target for the README's headlines), per suite with the
 // device, driver, commit, date, command and measurement options it was taken with. nxv-bench --write-baseline
-// writes a suite into it, --compare measures again and checks against it (bench/compare.hpp).
+// writes a suite into it, --compare measures again and checks against it (apps/bench/compare.hpp).
 #pragma once
 #include <map>
 #include <optional>

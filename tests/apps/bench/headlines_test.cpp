@@ -75,8 +75,8 @@ TEST(BenchHeadlines, TheReadmeTableIsTheOneTheBaselineGenerates) {
   const std::optional<std::string> block = readme_headlines(readme);
   ASSERT_TRUE(block.has_value()) << "README.md lacks the lines " << kHeadlinesBegin << " and " << kHeadlinesEnd;
   EXPECT_EQ(*block, headlines_markdown(read_baseline(baseline.string())))
-      << "README.md's headline table is stale: replace it with the output of "
-         "`build/apps/nxv-bench --headlines bench/baseline.json`";
+      << "README.md's headline table is stale: regenerate it with scripts/update_headlines.py (the output of "
+         "`build/apps/nxv-bench --headlines bench/baseline.json`)";
 }
 
 }  // namespace
