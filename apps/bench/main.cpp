@@ -1,7 +1,9 @@
 // nxv-bench: the benchmark suites (apps/bench/suites/): training steps on Vulkan against the reference
 // backend and against NXV_BATCH_MAX=0, the same steps in PyTorch, and kernel-level costs. Tables go to stdout (and
-// --markdown), every raw sample to --json, an entry with date, commit and device to --append-results; progress to
-// stderr. Exit status: 0 when every check passed, 1 when a check or a suite failed, 2 for a bad command line.
+// --markdown), every raw sample to --json, an entry with date, commit and device to --append-results, the rows'
+// values to a baseline (--write-baseline), or measured again against one (--compare); progress to stderr. Exit
+// status: 0 when every check passed, 1 when a check or a suite failed or a row regressed, 2 for a bad command line
+// or a baseline of another device.
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -13,6 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/baseline.hpp"
+#include "bench/compare.hpp"
+#include "bench/headlines.hpp"
 #include "bench/report.hpp"
 #include "bench/suites/suites.hpp"
 #include "core/settings.hpp"
@@ -60,6 +65,18 @@ warm-up and reports medians (p10-p90) and ratios; results are checked against th
   --peer-script FILE      default bench/peers/torch_step.py (here, else in the source tree)
   --work-dir DIR          where exports and cache dirs go (default a temporary directory, removed afterwards)
   --help                  this text
+
+Baselines (bench/baseline.json; the README's Performance section says when to compare):
+  --write-baseline FILE   write the suites run into FILE (the suites already in it are kept, a suite run replaces
+                            its own), with the device, driver, commit, date, command and measurement options
+  --compare FILE          run the suites of FILE (or those of --suite) with the options they were measured with
+                            (options given here override them) and compare every row: a time more than the
+                            tolerance above its baseline, or a rate more than it below, is measured again and
+                            flagged REGRESSED (exit status 1) if it stays worse; missing rows are listed
+  --tolerance X           the fraction a row may be worse before it counts (default 0.10)
+  --remeasure N           re-measures of a row that looks regressed before it is flagged (default 2)
+  --any-device            compare with (or write into) a baseline measured on another device
+  --headlines FILE        print the README's Performance table from baseline FILE (no measuring)
 
 Environment: NXV_GIT_COMMIT overrides the commit recorded (default: the one nxv-bench was configured at).
 )";
@@ -125,35 +142,56 @@ struct Command {
   Options options;
   std::vector<std::string> suites{"train", "peers", "kernels"};
   std::string json, markdown, append;
+  std::string write_baseline, compare, headlines;
+  CompareConfig compare_config;
+  bool any_device = false;
+  bool suites_given = false;
   bool help = false;
   std::string child_model;  // --first-step-child (internal: the cold/warm-start arm's child process)
   std::int64_t child_batch = 32;
   std::map<std::string, std::string> given;  // flag -> value, for the JSON
 };
 
-Command parse(int argc, char** argv) {
-  Command c;
-  Options& o = c.options;
+double parse_fraction(const std::string& flag, const std::string& s) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(s, &used);
+    if (used == s.size() && v >= 0 && v < 1) return v;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(flag + " expects a fraction in [0, 1), e.g. 0.10, got '" + s + "'");
+}
+
+Command from_flags(std::map<std::string, std::string> v);
+
+std::map<std::string, std::string> read_flags(int argc, char** argv) {
   std::map<std::string, std::string> v;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      c.help = true;
+      v["--help"] = "1";
       continue;
     }
-    if (a == "--smoke" || a == "--quick" || a == "--gemm-only") {
+    if (a == "--smoke" || a == "--quick" || a == "--gemm-only" || a == "--any-device") {
       v[a] = "1";
       continue;
     }
     static const std::set<std::string> with_value{
-        "--suite",       "--json",   "--markdown", "--append-results", "--repeat",   "--reference-repeat",
-        "--warmup-ms",   "--models", "--batches",  "--dtypes",         "--elements", "--gemm",
-        "--dot-kernels", "--device", "--python",   "--peer-script",    "--work-dir", "--first-step-child",
-        "--batch"};
+        "--suite",       "--json",           "--markdown", "--append-results", "--repeat",    "--reference-repeat",
+        "--warmup-ms",   "--models",         "--batches",  "--dtypes",         "--elements",  "--gemm",
+        "--dot-kernels", "--device",         "--python",   "--peer-script",    "--work-dir",  "--first-step-child",
+        "--batch",       "--write-baseline", "--compare",  "--tolerance",      "--remeasure", "--headlines"};
     if (!with_value.count(a)) throw UsageError("unknown option '" + a + "' (see --help)");
     if (i + 1 >= argc) throw UsageError(a + " expects a value");
     v[a] = argv[++i];
   }
+  return v;
+}
+
+Command from_flags(std::map<std::string, std::string> v) {
+  Command c;
+  Options& o = c.options;
+  c.help = v.erase("--help") > 0;
   c.given = v;
   const bool smoke = v.count("--smoke") > 0, quick = v.count("--quick") > 0;
   o.smoke = smoke;
@@ -173,6 +211,16 @@ Command parse(int argc, char** argv) {
     c.suites = split_list(v["--suite"]);
     check_members("--suite", c.suites, {"train", "peers", "kernels"});
   }
+  c.suites_given = v.count("--suite") > 0;
+  if (v.count("--write-baseline")) c.write_baseline = v["--write-baseline"];
+  if (v.count("--compare")) c.compare = v["--compare"];
+  if (v.count("--headlines")) c.headlines = v["--headlines"];
+  if (!c.write_baseline.empty() && !c.compare.empty())
+    throw UsageError("--write-baseline and --compare are separate runs: measure a baseline, then compare with it");
+  if (v.count("--tolerance")) c.compare_config.tolerance = parse_fraction("--tolerance", v["--tolerance"]);
+  if (v.count("--remeasure"))
+    c.compare_config.remeasures = static_cast<int>(parse_int("--remeasure", v["--remeasure"]));
+  c.any_device = v.count("--any-device") > 0;
   if (v.count("--json")) c.json = v["--json"];
   if (v.count("--markdown")) c.markdown = v["--markdown"];
   if (v.count("--append-results")) c.append = v["--append-results"];
@@ -214,22 +262,29 @@ void write_file(const std::string& path, const std::string& text, bool append) {
   if (!out) throw nxv::Error("nxv-bench: cannot write " + path);
 }
 
-int run(const Command& c, int argc, char** argv) {
-  Options o = c.options;
+// The picked device and the run's date, commit and command; sets up the work directory.
+struct Session {
+  RunInfo info;
+  std::string work_dir;
   bool temporary = false;
-  if (o.work_dir.empty()) {
+};
+
+Session start_session(const Command& c, int argc, char** argv) {
+  Session s;
+  s.work_dir = c.options.work_dir;
+  if (s.work_dir.empty()) {
     std::string pattern = (fs::temp_directory_path() / "nxv-bench-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) throw nxv::Error("nxv-bench: cannot create a temporary directory");
-    o.work_dir = pattern;
-    temporary = true;
+    s.work_dir = pattern;
+    s.temporary = true;
   }
-  fs::create_directories(o.work_dir);
+  fs::create_directories(s.work_dir);
 
   const auto devices = nxv::vulkan::list_devices();
   std::string reason;
   const int picked = nxv::vulkan::pick_device(&reason);
   const nxv::vulkan::DeviceDescription& d = devices.at(static_cast<std::size_t>(picked));
-  RunInfo info;
+  RunInfo& info = s.info;
   info.date = utc_now();
   info.commit = nxv::settings::is_set(nxv::settings::Id::GIT_COMMIT)
                     ? nxv::settings::value(nxv::settings::Id::GIT_COMMIT)
@@ -240,30 +295,112 @@ int run(const Command& c, int argc, char** argv) {
   info.vulkan_api = api_version(d.api_version);
   for (const auto& [k, val] : c.given) info.options[k] = val;
   std::fprintf(stderr, "nxv-bench: %s (%s), %s\n", d.name.c_str(), info.driver.c_str(), reason.c_str());
+  return s;
+}
 
-  std::vector<SuiteReport> reports;
-  for (const std::string& suite : c.suites) {
-    const nxv::bench::Clock::time_point start = nxv::bench::Clock::now();
-    try {
-      if (suite == "train") reports.push_back(run_train_suite(o));
-      if (suite == "peers") reports.push_back(run_peers_suite(o));
-      if (suite == "kernels") reports.push_back(run_kernels_suite(o));
-    } catch (const std::exception& e) {
-      reports.push_back(SuiteReport{suite, std::string("failed: ") + e.what(), {}, {}, {}, {}});
-    }
-    std::fprintf(stderr, "nxv-bench: suite %s: %s (%.1f s)\n", suite.c_str(), reports.back().status.c_str(),
-                 nxv::bench::seconds_since(start));
+SuiteReport run_suite(const std::string& suite, Options o, const std::string& work_dir) {
+  o.work_dir = work_dir;
+  const nxv::bench::Clock::time_point start = nxv::bench::Clock::now();
+  SuiteReport report;
+  try {
+    if (suite == "train") report = run_train_suite(o);
+    if (suite == "peers") report = run_peers_suite(o);
+    if (suite == "kernels") report = run_kernels_suite(o);
+  } catch (const std::exception& e) {
+    report = SuiteReport{suite, std::string("failed: ") + e.what(), {}, {}, {}, {}};
   }
+  std::fprintf(stderr, "nxv-bench: suite %s: %s (%.1f s)\n", suite.c_str(), report.status.c_str(),
+               nxv::bench::seconds_since(start));
+  return report;
+}
 
-  const std::string md = markdown(info, reports);
+// Each ok suite goes into the baseline file; a skipped one is left as it was there, a failed one is refused.
+void write_baseline(const Command& c, const RunInfo& info, const std::vector<SuiteReport>& reports) {
+  Baseline b;
+  if (fs::exists(c.write_baseline)) b = read_baseline(c.write_baseline);
+  for (const SuiteReport& r : reports) {
+    if (r.status != "ok" || r.failed()) {
+      std::fprintf(stderr, "nxv-bench: suite %s (%s) not written to %s\n", r.name.c_str(), r.status.c_str(),
+                   c.write_baseline.c_str());
+      continue;
+    }
+    merge(b, baseline_suite(info, r), c.any_device);
+  }
+  write_file(c.write_baseline, to_json(b), false);
+  std::fprintf(stderr, "nxv-bench: wrote %s\n", c.write_baseline.c_str());
+}
+
+int run(const Command& c, int argc, char** argv) {
+  const Session s = start_session(c, argc, argv);
+  std::vector<SuiteReport> reports;
+  for (const std::string& suite : c.suites) reports.push_back(run_suite(suite, c.options, s.work_dir));
+
+  const std::string md = markdown(s.info, reports);
   std::cout << md << std::flush;
   if (!c.markdown.empty()) write_file(c.markdown, md, false);
-  if (!c.json.empty()) write_file(c.json, json(info, reports), false);
-  if (!c.append.empty()) write_file(c.append, results_entry(info, reports), true);
-  if (temporary) fs::remove_all(o.work_dir);
+  if (!c.json.empty()) write_file(c.json, json(s.info, reports), false);
+  if (!c.append.empty()) write_file(c.append, results_entry(s.info, reports), true);
+  if (!c.write_baseline.empty()) write_baseline(c, s.info, reports);
+  if (s.temporary) fs::remove_all(s.work_dir);
   bool failed = false;
   for (const SuiteReport& r : reports) failed = failed || r.failed();
   return failed ? 1 : 0;
+}
+
+// A suite's options for --compare: those it was measured with, overridden by the measurement options given now
+// (and the peers' interpreter and script, which are this machine's).
+Options options_for(const BaselineSuite& suite, const Command& c) {
+  std::map<std::string, std::string> flags = suite.options;
+  for (const auto& [k, v] : c.given)
+    if (is_measurement_option(k) || k == "--python" || k == "--peer-script") flags[k] = v;
+  return from_flags(flags).options;
+}
+
+int run_compare(const Command& c, int argc, char** argv) {
+  const Baseline base = read_baseline(c.compare);
+  std::vector<const BaselineSuite*> suites;
+  if (c.suites_given) {
+    for (const std::string& name : c.suites) {
+      const BaselineSuite* b = base.find(name);
+      if (b == nullptr) throw UsageError(c.compare + " holds no " + name + " suite (write it with --write-baseline)");
+      suites.push_back(b);
+    }
+  } else {
+    for (const BaselineSuite& b : base.suites) suites.push_back(&b);
+  }
+  if (suites.empty()) throw UsageError(c.compare + " holds no suites");
+  const Session s = start_session(c, argc, argv);
+  for (const BaselineSuite* b : suites)
+    if (const std::optional<std::string> mismatch = device_mismatch(*b, s.info.device); mismatch) {
+      if (!c.any_device) throw UsageError(*mismatch);
+      std::fprintf(stderr, "nxv-bench: --any-device: %s\n", mismatch->c_str());
+    }
+
+  std::vector<SuiteComparison> results;
+  for (const BaselineSuite* b : suites) {
+    const Options o = options_for(*b, c);
+    int attempt = 0;
+    const MeasureFn measure = [&](const std::string& suite, const std::vector<std::string>& ids) {
+      if (attempt++ > 0) std::fprintf(stderr, "nxv-bench: re-measuring %zu rows of %s\n", ids.size(), suite.c_str());
+      return run_suite(suite, narrowed(o, suite, ids), s.work_dir);
+    };
+    results.push_back(compare_suite(*b, measure, c.compare_config));
+  }
+  if (s.temporary) fs::remove_all(s.work_dir);
+
+  std::ostringstream md;
+  md << "## Compared with " << c.compare << " — " << s.info.date << ", commit " << s.info.commit << " — "
+     << s.info.device << ", " << s.info.driver << "\n\n";
+  for (const BaselineSuite* b : suites)
+    md << "- " << b->name << ": baseline of " << b->date << ", commit " << b->commit << ", " << b->device << " ("
+       << b->driver << ")\n";
+  md << "\n" << comparison_markdown(results, c.compare_config);
+  std::cout << md.str() << std::flush;
+  if (!c.markdown.empty()) write_file(c.markdown, md.str(), false);
+  bool regressed = false;
+  for (const SuiteComparison& r : results) regressed = regressed || r.regressed();
+  std::fprintf(stderr, "nxv-bench: %s\n", regressed ? "a row regressed or a suite failed" : "no row regressed");
+  return regressed ? 1 : 0;
 }
 
 }  // namespace
@@ -271,12 +408,17 @@ int run(const Command& c, int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     nxv::settings::check_all();
-    const Command c = parse(argc, argv);
+    const Command c = from_flags(read_flags(argc, argv));
     if (c.help) {
       std::fputs(kHelp, stdout);
       return 0;
     }
     if (!c.child_model.empty()) return run_first_step_child(c.child_model, c.child_batch);
+    if (!c.headlines.empty()) {
+      std::cout << headlines_markdown(read_baseline(c.headlines)) << std::flush;
+      return 0;
+    }
+    if (!c.compare.empty()) return run_compare(c, argc, argv);
     return run(c, argc, argv);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "nxv-bench: %s\n", e.what());

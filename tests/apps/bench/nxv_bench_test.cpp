@@ -104,7 +104,8 @@ TEST_F(NxvBenchCli, HelpNamesEverySuiteAndOption) {
   const BenchRun r = run_bench("--help", dir_.path());
   EXPECT_EQ(r.exit_code, 0);
   for (const char* word : {"--suite", "train", "peers", "kernels", "--json", "--markdown", "--append-results",
-                           "--repeat", "--warmup-ms", "--smoke", "--device"})
+                           "--repeat", "--warmup-ms", "--smoke", "--device", "--write-baseline", "--compare",
+                           "--tolerance", "--remeasure", "--any-device", "--headlines"})
     EXPECT_NE(r.output.find(word), std::string::npos) << word;
 }
 
