@@ -27,6 +27,9 @@ layout(constant_id = 3) const bool SPLIT = false;
 // Terms whose loads are issued before any of them is added (1..8): with few invocations per SM the loop is bound
 // by load latency, and independent loads in flight hide it; the adds stay in k order.
 layout(constant_id = 4) const uint KB = 1;
+// Whether any input or kernel dilation differs from 1. Without, the dilation arithmetic drops out at pipeline
+// creation: as registers it cost the 64 -> 64 3x3 layer 14% on the H200 (5.75 against 6.67 TFLOP/s).
+layout(constant_id = 5) const bool DILATED = false;
 
 layout(std430, binding = 0) readonly buffer InX { A_STORE x_data[]; };
 layout(std430, binding = 1) readonly buffer InW { A_STORE w_data[]; };
@@ -84,8 +87,9 @@ void main() {
   uint o_base = group * pc.group_rows;
   // Scalars, not arrays filled in a loop: an array the driver cannot keep in registers is read from local memory
   // on every term.
-  in_dilation = uvec3(pc.dilation[0] & 0xffffu, pc.dilation[1] & 0xffffu, pc.dilation[2] & 0xffffu);
-  kernel_dilation = uvec3(pc.dilation[0] >> 16, pc.dilation[1] >> 16, pc.dilation[2] >> 16);
+  in_dilation = DILATED ? uvec3(pc.dilation[0] & 0xffffu, pc.dilation[1] & 0xffffu, pc.dilation[2] & 0xffffu)
+                        : uvec3(1u);
+  kernel_dilation = DILATED ? uvec3(pc.dilation[0] >> 16, pc.dilation[1] >> 16, pc.dilation[2] >> 16) : uvec3(1u);
   dilated = ivec3((uvec3(pc.in_size[0], pc.in_size[1], pc.in_size[2]) - 1u) * in_dilation + 1u);
   holes = in_dilation != uvec3(1u);
 

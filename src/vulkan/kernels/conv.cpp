@@ -52,7 +52,7 @@ std::int64_t dim(const TensorType& t, int axis) { return t.shape[axis]; }
 // take the call.
 struct Plan {
   ConvPush push{};
-  std::array<std::int32_t, 5> spec{};  // RM, RN, CHUNK, SPLIT, KB
+  std::array<std::int32_t, 6> spec{};  // RM, RN, CHUNK, SPLIT, KB, DILATED
   std::array<std::uint32_t, 3> groups{};
   bool split = false;
   std::int64_t chunks = 1, outputs = 0;
@@ -128,10 +128,16 @@ std::optional<Plan> plan_conv(const OpCall& call, const TensorType& x, const Ten
   const auto kb = static_cast<std::uint32_t>(few ? std::clamp<std::int64_t>(32 / (rm + rn), 1, 8) : 1);
   if (col_groups() > runtime().features().max_workgroup_count_x || row_groups() > kMaxGroups || groups > kMaxGroups)
     return std::nullopt;
+  bool dilated = false;  // any input or kernel dilation other than 1
+  for (std::uint32_t packed : push.dilation) dilated = dilated || packed != (1u | 1u << 16);
   Plan plan;
   plan.push = push;
-  plan.spec = {static_cast<std::int32_t>(rm), static_cast<std::int32_t>(rn), static_cast<std::int32_t>(kConvChunkTerms),
-               split ? 1 : 0, static_cast<std::int32_t>(kb)};
+  plan.spec = {static_cast<std::int32_t>(rm),
+               static_cast<std::int32_t>(rn),
+               static_cast<std::int32_t>(kConvChunkTerms),
+               split ? 1 : 0,
+               static_cast<std::int32_t>(kb),
+               dilated ? 1 : 0};
   plan.groups = {static_cast<std::uint32_t>(col_groups()), static_cast<std::uint32_t>(row_groups()),
                  static_cast<std::uint32_t>(split ? groups * chunks : groups)};
   plan.split = split;
@@ -179,7 +185,8 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
   const std::int64_t outputs = plan->outputs, chunks = plan->chunks;
   const bool split = plan->split;
   const std::uint32_t rm = static_cast<std::uint32_t>(plan->spec[0]), rn = static_cast<std::uint32_t>(plan->spec[1]),
-                      kb = static_cast<std::uint32_t>(plan->spec[4]);
+                      kb = static_cast<std::uint32_t>(plan->spec[4]),
+                      dilated = static_cast<std::uint32_t>(plan->spec[5]);
   result = allocate(out);
   if (outputs == 0) return true;
   static PipelineCache cache;
@@ -187,7 +194,7 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
   const Pipeline* p = cache.get(
       static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(rm) << 8 |
           static_cast<std::uint64_t>(rn) << 16 | static_cast<std::uint64_t>(split) << 24 |
-          static_cast<std::uint64_t>(kb) << 32,
+          static_cast<std::uint64_t>(kb) << 32 | static_cast<std::uint64_t>(dilated) << 40,
       [&] { return std::string("conv_") + variant_name(out.dtype); }, spec);
   const auto [gx, gy, z] = plan->groups;
   // Split: the chunk sums go to partials [chunks, outputs], which the combine pass adds into the result.
