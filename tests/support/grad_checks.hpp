@@ -15,6 +15,7 @@
 
 #include "nxv/grad.hpp"
 #include "nxv/ops.hpp"
+#include "support/printers.hpp"
 
 namespace nxv::testing {
 

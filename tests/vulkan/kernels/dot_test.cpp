@@ -84,6 +84,14 @@ void expect_special_values(DType t, const std::string& variant) {
 }
 
 class DotVariant : public ::testing::TestWithParam<DotKernel> {};
+}  // namespace
+}  // namespace nxv::vulkan::test
+// gtest finds PrintTo by argument-dependent lookup: in the parameter's own namespace.
+namespace nxv::vulkan::kernels {
+void PrintTo(DotKernel k, std::ostream* os) { *os << dot_kernel_name(k); }
+}  // namespace nxv::vulkan::kernels
+namespace nxv::vulkan::test {
+namespace {
 
 TEST_P(DotVariant, MatchesTheReferenceOnEveryEdge) {
   NXV_REQUIRE_VULKAN();
