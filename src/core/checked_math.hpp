@@ -4,18 +4,33 @@
 #pragma once
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "nxv/error.hpp"
 #include "nxv/shape.hpp"
 
 namespace nxv {
 
+namespace detail {
+// A context argument of the error message: a value, or a callable that makes one. These checks run on every op,
+// so a context that costs something to format (to_string of a shape) is passed as a lambda and made only for the
+// error: formatted eagerly, it doubled the host cost of recording an eager op.
+template <class T>
+decltype(auto) message_part(const T& part) {
+  if constexpr (std::is_invocable_v<const T&>)
+    return part();
+  else
+    return (part);
+}
+}  // namespace detail
+
 // a + b, or nxv::Error "<op>: <context...>: a + b overflows int64 ..." when the sum is not representable.
 template <class... Context>
 std::int64_t checked_add(std::int64_t a, std::int64_t b, std::string_view op, const Context&... context) {
   std::int64_t r;
   if (__builtin_add_overflow(a, b, &r))
-    detail::fail(op, ": ", context..., ": ", a, " + ", b, " overflows int64 (expected a result below 2^63)");
+    detail::fail(op, ": ", detail::message_part(context)..., ": ", a, " + ", b,
+                 " overflows int64 (expected a result below 2^63)");
   return r;
 }
 
@@ -24,7 +39,8 @@ template <class... Context>
 std::int64_t checked_mul(std::int64_t a, std::int64_t b, std::string_view op, const Context&... context) {
   std::int64_t r;
   if (__builtin_mul_overflow(a, b, &r))
-    detail::fail(op, ": ", context..., ": ", a, " * ", b, " overflows int64 (expected a result below 2^63)");
+    detail::fail(op, ": ", detail::message_part(context)..., ": ", a, " * ", b,
+                 " overflows int64 (expected a result below 2^63)");
   return r;
 }
 

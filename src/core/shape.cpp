@@ -16,7 +16,7 @@ std::int64_t checked_num_elements(const Shape& s, std::string_view op) {
     if (d == 0)
       empty = true;
     else
-      nonzero = checked_mul(nonzero, d, op, "the element count of shape ", to_string(s));
+      nonzero = checked_mul(nonzero, d, op, "the element count of shape ", [&] { return to_string(s); });
   }
   return empty ? 0 : nonzero;
 }

@@ -48,9 +48,15 @@ std::int64_t padded_size(std::int64_t size, std::int64_t low, std::int64_t high,
 namespace {
 // Every tensor is made here, so a result whose size or byte size passes int64 is refused here, once for every
 // op and backend, before a backend sizes a buffer by a wrapped count.
+// The op's description (a string) is made only when the result is refused: this runs on every op.
 void check_result(const OpCall& call, const TensorType& out) {
+  NXV_CHECK(out.shape.size() <= kMaxRank, describe(call), "result rank ", out.shape.size(), " exceeds ", kMaxRank);
+  std::int64_t count = 1, bytes = 0;
+  bool fits = true;
+  for (std::int64_t d : out.shape) fits = fits && d >= 0 && (d == 0 || !__builtin_mul_overflow(count, d, &count));
+  fits = fits && !__builtin_mul_overflow(count, static_cast<std::int64_t>(size_of(out.dtype)), &bytes);
+  if (fits) return;
   const std::string op = describe(call);
-  NXV_CHECK(out.shape.size() <= kMaxRank, op, "result rank ", out.shape.size(), " exceeds ", kMaxRank);
   checked_bytes(checked_num_elements(out.shape, op), size_of(out.dtype), op);
 }
 }  // namespace

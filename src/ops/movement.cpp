@@ -24,7 +24,8 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
       inferred = i;
     } else {
       NXV_CHECK(out[i] >= 0, "reshape", "negative dimension in the new shape ", to_string(shape));
-      known = checked_mul(known, out[i], "reshape", "the element count of the new shape ", to_string(shape));
+      known = checked_mul(known, out[i], "reshape", "the element count of the new shape ",
+                          [&] { return to_string(shape); });
     }
   }
   if (inferred >= 0) {
@@ -148,11 +149,11 @@ Tensor pad(const Tensor& x, double value, const std::vector<PadConfig>& config) 
     checked_add(c.interior, 1, "pad", "the step (interior padding + 1) of axis ", i);
     // Input element j lands at low + j * (interior + 1): the dilated size, it plus low, and the total must fit.
     const auto sum = [&](std::int64_t a, std::int64_t b) {
-      return checked_add(a, b, "pad", "the padded size of axis ", i, " of ", to_string(x.type()));
+      return checked_add(a, b, "pad", "the padded size of axis ", i, " of ", [&] { return to_string(x.type()); });
     };
-    const std::int64_t holes =
-        d > 0 ? checked_mul(d - 1, c.interior, "pad", "the interior padding of axis ", i, " of ", to_string(x.type()))
-              : 0;
+    const std::int64_t holes = d > 0 ? checked_mul(d - 1, c.interior, "pad", "the interior padding of axis ", i, " of ",
+                                                   [&] { return to_string(x.type()); })
+                                     : 0;
     const std::int64_t n = sum(sum(sum(d, holes), c.low), c.high);
     NXV_CHECK(n >= 0, "pad", "padding (", c.low, ", ", c.high, ", ", c.interior, ") cuts more than axis ", i, " of ",
               to_string(x.type()), " holds");
@@ -179,7 +180,7 @@ Tensor concatenate(const std::vector<Tensor>& xs, int axis) {
       NXV_CHECK(i == a || t.shape()[i] == out[i], "concatenate", "shapes differ on axis ", i,
                 " (only the concatenation axis ", a, " may differ): ", shapes_of(xs));
     out[a] = checked_add(out[a], t.shape()[a], "concatenate", "the size of the concatenation axis ", a, " of ",
-                         shapes_of(xs));
+                         [&] { return shapes_of(xs); });
     dtype = promote(dtype, t.dtype());
   }
   if (xs.size() == 1) return xs[0];

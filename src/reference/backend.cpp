@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 
+#include "core/checked_math.hpp"
 #include "nxv/backend.hpp"
 #include "reference/kernels.hpp"
 
@@ -35,17 +36,19 @@ std::size_t host_memory_bytes() {
   return bytes;
 }
 
-// Host storage for a tensor of `type`: nxv::Error naming `op`, never std::bad_alloc, when it cannot be had.
-std::shared_ptr<HostStorage> allocate(const TensorType& type, std::string_view op) {
+// Host storage for a tensor of `type`: nxv::Error naming `op`, never std::bad_alloc, when it cannot be had. `op` is
+// a string or a callable making one, only for the error (describing the op on every call costs microseconds).
+template <class Op>
+std::shared_ptr<HostStorage> allocate(const TensorType& type, const Op& op) {
   const std::size_t bytes = byte_size(type);
-  NXV_CHECK(bytes <= host_memory_bytes(), op, "a ", to_string(type), " tensor needs ", bytes,
+  NXV_CHECK(bytes <= host_memory_bytes(), detail::message_part(op), "a ", to_string(type), " tensor needs ", bytes,
             " bytes, more than the host's ", host_memory_bytes(), " bytes of memory (reference backend)");
   try {
     auto storage = std::make_shared<HostStorage>();
     storage->bytes.resize(bytes);
     return storage;
   } catch (const std::bad_alloc&) {
-    detail::fail(op, ": out of host memory allocating ", bytes, " bytes for a ", to_string(type),
+    detail::fail(detail::message_part(op), ": out of host memory allocating ", bytes, " bytes for a ", to_string(type),
                  " tensor (reference backend)");
   }
 }
@@ -57,7 +60,7 @@ class ReferenceBackend final : public Backend {
   std::shared_ptr<Storage> upload(std::span<const std::byte> bytes, const TensorType& type) override {
     NXV_CHECK(bytes.size() == byte_size(type), "reference upload", "got ", bytes.size(), " bytes for ", to_string(type),
               ", expected ", byte_size(type));
-    auto storage = allocate(type, "reference upload");
+    auto storage = allocate(type, std::string_view("reference upload"));
     std::copy(bytes.begin(), bytes.end(), storage->bytes.begin());
     return storage;
   }
@@ -78,7 +81,7 @@ class ReferenceBackend final : public Backend {
     };
     std::shared_ptr<HostStorage> result;
     auto dst = [&] {  // the result's bytes, for the kernel to fill
-      result = allocate(out, describe(call));
+      result = allocate(out, [&] { return describe(call); });
       return result->bytes.data();
     };
     switch (call.code) {
