@@ -20,10 +20,9 @@ MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
 REPO_PATH = re.compile(r"(?<![\w./-])((?:%s)/[\w./-]*\w)" % "|".join(re.escape(t) for t in TOP))
 SOURCE_SUFFIXES = {".cpp", ".hpp", ".h", ".def", ".comp", ".glsl", ".cmake", ".py", ".txt"}
 # A log of past runs keeps the paths of its time; the fusion compiler names its generated source as if it were a
-# kernel file beside the others (so that includes resolve alike); bench/baseline.json is written by
-# `nxv-bench --write-baseline` on the H200 and named before its first measurement (drop it here once it is committed).
+# kernel file beside the others (so that includes resolve alike).
 SKIPPED = {"bench/RESULTS.md"}
-VIRTUAL = {"src/vulkan/kernels/fused.comp", "bench/baseline.json"}
+VIRTUAL = {"src/vulkan/kernels/fused.comp"}
 
 
 def tracked_files():

@@ -70,6 +70,12 @@ bool better(double now, double baseline, bool higher_is_better, double tolerance
   return worse(baseline, now, higher_is_better, tolerance);
 }
 
+bool looks_regressed(double now, const RowComparison& c, const CompareConfig& config) {
+  if (!worse(now, *c.baseline, c.higher_is_better, config.tolerance)) return false;
+  if (c.higher_is_better) return !c.baseline_p10 || now < *c.baseline_p10;
+  return !c.baseline_p90 || now > *c.baseline_p90;
+}
+
 std::optional<std::string> device_mismatch(const BaselineSuite& suite, const std::string& device) {
   if (suite.device == device) return std::nullopt;
   return "the baseline's " + suite.name + " suite was measured on " + suite.device + ", this is " + device +
@@ -92,7 +98,7 @@ SuiteComparison compare_suite(const BaselineSuite& base, const MeasureFn& measur
     } else {
       c.now = it->second;
       c.attempts.push_back(it->second);
-      if (worse(it->second, r.a.value, r.higher_is_better, config.tolerance)) suspects.push_back(out.rows.size());
+      if (looks_regressed(it->second, c, config)) suspects.push_back(out.rows.size());
       if (better(it->second, r.a.value, r.higher_is_better, config.tolerance)) c.verdict = Verdict::better;
     }
     out.rows.push_back(std::move(c));
@@ -121,7 +127,7 @@ SuiteComparison compare_suite(const BaselineSuite& base, const MeasureFn& measur
         c.attempts.push_back(it->second);
         c.now = best(*c.now, it->second, c.higher_is_better);
       }
-      if (worse(*c.now, *c.baseline, c.higher_is_better, config.tolerance))
+      if (looks_regressed(*c.now, c, config))
         still.push_back(i);
       else
         c.verdict = Verdict::remeasured_ok;

@@ -25,9 +25,7 @@
 #include "nxv/error.hpp"
 #include "nxv/vulkan.hpp"
 
-#ifndef NXV_GIT_COMMIT
-#define NXV_GIT_COMMIT "unknown"
-#endif
+#include "git_commit.hpp"  // NXV_GIT_COMMIT, written at build time (cmake/git_commit.cmake)
 
 namespace {
 
@@ -79,7 +77,8 @@ Baselines (bench/baseline.json; the README's Performance section says when to co
   --any-device            compare with (or write into) a baseline measured on another device
   --headlines FILE        print the README's Performance table from baseline FILE (no measuring)
 
-Environment: NXV_GIT_COMMIT overrides the commit recorded (default: the one nxv-bench was configured at).
+Environment: NXV_GIT_COMMIT overrides the commit recorded (default: the one nxv-bench was built from, "-dirty" with
+uncommitted changes).
 )";
 
 std::string shell_quote(const std::string& s) {

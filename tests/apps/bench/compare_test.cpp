@@ -55,6 +55,19 @@ TEST(BenchCompare, ATimeIsWorseWhenHigherAndARateWhenLower) {
   EXPECT_FALSE(better(1.05, 1.0, false, 0.1));
 }
 
+TEST(BenchCompare, ARowWithinTheBaselinesOwnSpreadIsNotARegression) {
+  RowComparison time{"kernels.record_op", "µs", false, 1.59, 1.54, 3.41, std::nullopt, {}, Verdict::ok};
+  const CompareConfig config;
+  EXPECT_FALSE(looks_regressed(2.04, time, config));  // 28% slower, inside p10-p90
+  EXPECT_TRUE(looks_regressed(3.5, time, config));    // past p90 too
+  RowComparison rate{"kernels.sum", "GB/s", true, 3000, 2500, 3200, std::nullopt, {}, Verdict::ok};
+  EXPECT_FALSE(looks_regressed(2600, rate, config));  // 13% lower, above p10
+  EXPECT_TRUE(looks_regressed(2400, rate, config));
+  rate.baseline_p10.reset();  // no spread recorded: the tolerance alone decides
+  EXPECT_TRUE(looks_regressed(2600, rate, config));
+  EXPECT_FALSE(looks_regressed(2800, rate, config));
+}
+
 TEST(BenchCompare, ExactlyTheToleranceIsNotARegressionAndJustPastItIs) {
   EXPECT_FALSE(worse(110, 100, false, 0.10));  // 10% slower: within
   EXPECT_TRUE(worse(110.01, 100, false, 0.10));

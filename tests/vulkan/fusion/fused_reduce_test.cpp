@@ -16,7 +16,10 @@ TEST(FusedReduce, EveryFunctionAndDtypeInSeveralLayouts) {
                                                          {Axes{2}, true},  {Axes{0}, false}, {std::nullopt, false}};
   for (DType t : {DType::f32, DType::f64, DType::s32, DType::s64, DType::u8}) {
     for (const NamedReduce& r : k_reduces) {
-      for (const auto& [axes, keep] : layouts) {
+      for (const auto& layout : layouts) {
+        // (Not a structured binding: clang 14, the sanitizer build's compiler, cannot capture one.)
+        const OptAxes axes = layout.first;
+        const bool keep = layout.second;
         const MultiFn fn = [&r, axes, keep](const std::vector<Tensor>& in) {
           return std::vector<Tensor>{r.fn(producer(in[0], in[1]), axes, keep)};
         };
