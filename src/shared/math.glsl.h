@@ -1422,8 +1422,8 @@ NXV_FUNC nxv_dd_t nxv_expm1_dd_pos(double ax) {
 // exp(ax)/2 for 22 <= ax <= 710.4758600739439 (the overflow threshold of sinh and cosh: log(DBL_MAX) + ln2), as
 // 2 (exp(ax/2)/2)^2 in double-double, so that it neither overflows early nor rounds twice.
 NXV_FUNC double nxv_half_exp(double ax) {
-    NXV_PRECISE double half = 0.5lf * ax;
-    nxv_dd_t e = nxv_exp_dd(half);
+    NXV_PRECISE double hax = 0.5lf * ax;
+    nxv_dd_t e = nxv_exp_dd(hax);
     NXV_PRECISE double h = 0.5lf * e.hi; /* exp(ax)/4 = (h + e.lo/2)^2, below DBL_MAX/2 */
     nxv_dd_t p = nxv_two_prod(h, h);
     NXV_PRECISE double pl = p.lo + h * e.lo;
