@@ -128,6 +128,13 @@ Tensor cos(const Tensor& x);
 Tensor erf(const Tensor& x);
 Tensor reciprocal(const Tensor& x);
 Tensor softplus(const Tensor& x);  // log(1 + exp(x)), never overflowing; f64 within 2 ulp
+Tensor tan(const Tensor& x);       // f64 < 1 ulp
+Tensor sinh(const Tensor& x);      // f64 < 1 ulp
+Tensor cosh(const Tensor& x);      // f64 < 1 ulp
+Tensor asinh(const Tensor& x);     // f64 within 1 ulp of glibc (fdlibm's algorithm, <= 1.6 ulp)
+Tensor acosh(const Tensor& x);     // NaN below 1; f64 within 1 ulp of glibc (fdlibm's algorithm, <= 2.1 ulp)
+Tensor atanh(const Tensor& x);     // +-inf at +-1, NaN beyond; f64 within 1 ulp of glibc (fdlibm's, <= 1.7 ulp)
+Tensor cbrt(const Tensor& x);      // f64 < 0.667 ulp
 
 // pred ? on_true : on_false, broadcast together; the result dtype promotes on_true and on_false.
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false);

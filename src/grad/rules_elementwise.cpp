@@ -56,6 +56,20 @@ Tensor unary_rule(UnaryFn fn, const Tensor& x, const Tensor& y, const Tensor& g)
       return negate(g * square(y));
     case UnaryFn::softplus:
       return g * sigmoid(x);
+    case UnaryFn::tan:
+      return g * (square(y) + 1.0);
+    case UnaryFn::sinh:
+      return g * cosh(x);
+    case UnaryFn::cosh:
+      return g * sinh(x);
+    case UnaryFn::asinh:
+      return g * rsqrt(square(x) + 1.0);
+    case UnaryFn::acosh:
+      return g * rsqrt(square(x) - 1.0);
+    case UnaryFn::atanh:
+      return g / (1.0 - square(x));
+    case UnaryFn::cbrt:
+      return g / (3.0 * square(y));
     case UnaryFn::bitwise_not:
     case UnaryFn::is_nan:
     case UnaryFn::is_infinity:

@@ -54,6 +54,13 @@ NXV_FUNC float nxv_log(float x) { return float(nxv_log(double(x))); }
 NXV_FUNC float nxv_log1p(float x) { return float(nxv_log1p(double(x))); }
 NXV_FUNC float nxv_sigmoid(float x) { return float(nxv_sigmoid(double(x))); }
 NXV_FUNC float nxv_softplus(float x) { return float(nxv_softplus(double(x))); }
+NXV_FUNC float nxv_tan(float x) { return float(nxv_tan(double(x))); }
+NXV_FUNC float nxv_sinh(float x) { return float(nxv_sinh(double(x))); }
+NXV_FUNC float nxv_cosh(float x) { return float(nxv_cosh(double(x))); }
+NXV_FUNC float nxv_asinh(float x) { return float(nxv_asinh(double(x))); }
+NXV_FUNC float nxv_acosh(float x) { return float(nxv_acosh(double(x))); }
+NXV_FUNC float nxv_atanh(float x) { return float(nxv_atanh(double(x))); }
+NXV_FUNC float nxv_cbrt(float x) { return float(nxv_cbrt(double(x))); }
 NXV_FUNC float nxv_tanh(float x) { return float(nxv_tanh(double(x))); }
 NXV_FUNC float nxv_sin(float x) { return float(nxv_sin(double(x))); }
 NXV_FUNC float nxv_cos(float x) { return float(nxv_cos(double(x))); }

@@ -7,7 +7,8 @@
 // range reduction + minimax polynomials; coefficients kept bit-exact):
 //   e_exp.c, s_expm1.c, e_log.c, s_log1p.c, e_pow.c, k_sin.c, k_cos.c,
 //   s_sin.c, s_cos.c, e_rem_pio2.c, k_rem_pio2.c (Payne-Hanek), s_tanh.c,
-//   s_erf.c, s_atan.c, e_atan2.c, e_fmod.c, s_scalbn.c.
+//   s_erf.c, s_atan.c, e_atan2.c, e_fmod.c, s_scalbn.c, k_tan.c, s_tan.c,
+//   e_sinh.c, e_cosh.c, s_asinh.c, e_acosh.c, e_atanh.c, s_cbrt.c.
 // fdlibm notice: Copyright (C) 1993-2004 by Sun Microsystems, Inc. All rights
 // reserved. Permission to use, copy, modify, and distribute this software is
 // freely granted, provided that this notice is preserved.
@@ -1332,6 +1333,315 @@ NXV_FUNC double nxv_tanh(double x) {
     return (jx >= 0) ? z : -z;
 }
 
+// ----------------------------------- tan ------------------------------------
+// k_tan.c: tan on [-pi/4, pi/4] (x != -0); y is the tail of x. iy == 1 gives tan, iy == -1 gives -1/tan.
+// A degree-27 odd polynomial on [0, 0.67434]; above, tan(pi/4 - y) = 1 - 2 (tan y - tan^2 y / (1 + tan y)).
+NXV_FUNC double nxv_kernel_tan(double x_in, double y_in, int iy) {
+    const double T0 = 3.33333333333334091986e-01lf;   /* 3FD55555, 55555563 */
+    const double T1 = 1.33333333333201242699e-01lf;   /* 3FC11111, 1110FE7A */
+    const double T2 = 5.39682539762260521377e-02lf;   /* 3FABA1BA, 1BB341FE */
+    const double T3 = 2.18694882948595424599e-02lf;   /* 3F9664F4, 8406D637 */
+    const double T4 = 8.86323982359930005737e-03lf;   /* 3F8226E3, E96E8493 */
+    const double T5 = 3.59207910759131235356e-03lf;   /* 3F6D6D22, C9560328 */
+    const double T6 = 1.45620945432529025516e-03lf;   /* 3F57DBC8, FEE08315 */
+    const double T7 = 5.88041240820264096874e-04lf;   /* 3F4344D8, F2F26501 */
+    const double T8 = 2.46463134818469906812e-04lf;   /* 3F3026F7, 1A8D1068 */
+    const double T9 = 7.81794442939557092300e-05lf;   /* 3F147E88, A03792A6 */
+    const double T10 = 7.14072491382608190305e-05lf;  /* 3F12B80F, 32F0A7E9 */
+    const double T11 = -1.85586374855275456654e-05lf; /* BEF375CB, DB605373 */
+    const double T12 = 2.59073051863633712884e-05lf;  /* 3EFB2A70, 74BF7AD4 */
+    const double pio4 = 7.85398163397448278999e-01lf;   /* 3FE921FB, 54442D18 */
+    const double pio4lo = 3.06161699786838301793e-17lf; /* 3C81A626, 33145C07 */
+    NXV_PRECISE double x = x_in;
+    NXV_PRECISE double y = y_in;
+    int hx = nxv_hi(x);
+    bool big = (hx & 0x7fffffff) >= 0x3FE59428; /* |x| >= 0.6744 */
+    if (big) {
+        if (hx < 0) {
+            x = -x;
+            y = -y;
+        }
+        NXV_PRECISE double z0 = pio4 - x;
+        NXV_PRECISE double w0 = pio4lo - y;
+        x = z0 + w0;
+        y = 0.0lf;
+    }
+    NXV_PRECISE double z = x * x;
+    NXV_PRECISE double w = z * z;
+    NXV_PRECISE double r = T1 + w * (T3 + w * (T5 + w * (T7 + w * (T9 + w * T11))));
+    NXV_PRECISE double v = z * (T2 + w * (T4 + w * (T6 + w * (T8 + w * (T10 + w * T12)))));
+    NXV_PRECISE double s = z * x;
+    r = y + z * (s * (r + v) + y);
+    r = r + T0 * s;
+    w = x + r;
+    NXV_PRECISE double res;
+    if (big) {
+        v = double(iy);
+        NXV_PRECISE double sg = double(1 - ((hx >> 30) & 2));
+        res = sg * (v - 2.0lf * (x - (w * w / (w + v) - r)));
+        return res;
+    }
+    if (iy == 1) return w;
+    /* -1/(x + r) with the division's error compensated */
+    z = nxv_set_lo(w, 0u);
+    v = r - (z - x); /* z + v = r + x */
+    NXV_PRECISE double a = -1.0lf / w;
+    NXV_PRECISE double t = nxv_set_lo(a, 0u);
+    s = 1.0lf + t * z;
+    res = t + a * (s + t * v);
+    return res;
+}
+
+// s_tan.c: the sin/cos argument reduction (nxv_rem_pio2), then tan or -1/tan of the reduced argument by
+// quadrant. Error < 1 ulp (0.81 measured; the kernel's polynomial is good to 2^-59.2).
+// tan(+-0) = +-0, tan(+-inf) = NaN.
+NXV_FUNC double nxv_tan(double x) {
+    int ix = nxv_hi(x) & 0x7fffffff;
+    if (ix <= 0x3fe921fb) {            /* |x| ~< pi/4 */
+        if (ix < 0x3e400000) return x; /* |x| < 2**-27: tan x = x (1 + x^2/3) rounds to x */
+        return nxv_kernel_tan(x, 0.0lf, 1);
+    }
+    if (ix >= 0x7ff00000) return nxv_isnan(x) ? nxv_quiet(x) : nxv_nan(); /* tan(Inf or NaN) */
+    nxv_rempio2_t r = nxv_rem_pio2(x);
+    return nxv_kernel_tan(r.y0, r.y1, 1 - ((r.n & 1) << 1)); /* 1: n even, -1: n odd */
+}
+
+// ------------------------------- sinh / cosh --------------------------------
+// e_sinh.c / e_cosh.c's ranges, with the sums that fdlibm rounds twice (up to ~2 ulp) made in double-double.
+
+// expm1(ax) as hi + lo for 2^-54 <= ax < 22: the small-argument kernel up to 0.5 ln2, else exp(ax) - 1 from the
+// double-double exp (no cancellation there: exp(ax) >= 1.41).
+NXV_FUNC nxv_dd_t nxv_expm1_dd_pos(double ax) {
+    if (nxv_hi(ax) <= 0x3fd62e42) return nxv_expm1_dd_small(ax);
+    nxv_dd_t e = nxv_exp_dd(ax);
+    nxv_dd_t s = nxv_two_sum(e.hi, -1.0lf);
+    NXV_PRECISE double l = s.lo + e.lo;
+    return nxv_fast_two_sum(s.hi, l);
+}
+
+// exp(ax)/2 for 22 <= ax <= 710.4758600739439 (the overflow threshold of sinh and cosh: log(DBL_MAX) + ln2), as
+// 2 (exp(ax/2)/2)^2 in double-double, so that it neither overflows early nor rounds twice.
+NXV_FUNC double nxv_half_exp(double ax) {
+    NXV_PRECISE double hax = 0.5lf * ax;
+    nxv_dd_t e = nxv_exp_dd(hax);
+    NXV_PRECISE double h = 0.5lf * e.hi; /* exp(ax)/4 = (h + e.lo/2)^2, below DBL_MAX/2 */
+    nxv_dd_t p = nxv_two_prod(h, h);
+    NXV_PRECISE double pl = p.lo + h * e.lo;
+    NXV_PRECISE double q = p.hi + pl;
+    NXV_PRECISE double res = 2.0lf * q; /* exact unless it overflows */
+    return res;
+}
+
+// true when ax (>= 0) is above 710.4758600739439 (0x408633CE 8fb9f87d), where sinh and cosh overflow
+NXV_FUNC bool nxv_hyp_overflows(double ax) {
+    int ix = nxv_hi(ax);
+    return ix > 0x408633CE || (ix == 0x408633CE && nxv_lo(ax) > 0x8fb9f87du);
+}
+
+// sinh(x) = sign(x) (t + t/(1 + t))/2 with t = expm1(|x|) and the quotient in double-double below 22, exp(|x|)/2
+// above (exp(-|x|) is then below 2^-63 of the result); x for |x| < 2^-28 (x^3/6 is below half an ulp). Error: one
+// rounding (0.5 ulp) plus the double-double exp's ~2^-56 relative error, which expm1 = exp - 1 magnifies up to
+// 3.4 times just above 0.5 ln2: < 1 ulp (0.85 measured).
+// sinh(+-0) = +-0, sinh(+-inf) = +-inf.
+NXV_FUNC double nxv_sinh(double x) {
+    int jx = nxv_hi(x);
+    int ix = jx & 0x7fffffff;
+    if (ix >= 0x7ff00000) return nxv_isnan(x) ? nxv_quiet(x) : x;
+    if (ix < 0x3e300000) return x; /* |x| < 2**-28 */
+    NXV_PRECISE double ax = nxv_fabs(x);
+    NXV_PRECISE double z;
+    if (ix < 0x40360000) { /* |x| < 22 */
+        nxv_dd_t t = nxv_expm1_dd_pos(ax);
+        nxv_dd_t d = nxv_two_sum(1.0lf, t.hi);
+        NXV_PRECISE double dl = d.lo + t.lo;
+        NXV_PRECISE double q1 = nxv_dd_div(t, nxv_dd(d.hi, dl)); /* t/(1 + t) = q1 + q2 */
+        nxv_dd_t p = nxv_two_prod(q1, d.hi);
+        NXV_PRECISE double q2 = ((((t.hi - p.hi) - p.lo) + t.lo) - q1 * dl) / d.hi;
+        nxv_dd_t s = nxv_two_sum(t.hi, q1);
+        NXV_PRECISE double sl = s.lo + (t.lo + q2);
+        NXV_PRECISE double sum = s.hi + sl;
+        z = 0.5lf * sum;
+    } else if (nxv_hyp_overflows(ax)) {
+        z = nxv_inf();
+    } else {
+        z = nxv_half_exp(ax);
+    }
+    return (jx >= 0) ? z : -z;
+}
+
+// cosh(x): 1 + t^2/(2(1 + t)) with t = expm1(|x|) for |x| < 0.5 ln2 (the quotient is below 1/16, so its few
+// roundings stay below a quarter ulp of the result); (E + 1/E)/2 with E = exp(|x|) in double-double below 22;
+// exp(|x|)/2 above. Error: < 1 ulp (0.82 measured). cosh(+-0) = 1, cosh(+-inf) = +inf.
+NXV_FUNC double nxv_cosh(double x) {
+    int ix = nxv_hi(x) & 0x7fffffff;
+    if (ix >= 0x7ff00000) return nxv_isnan(x) ? nxv_quiet(x) : nxv_inf();
+    NXV_PRECISE double ax = nxv_fabs(x);
+    NXV_PRECISE double res;
+    if (ix < 0x3fd62e43) { /* |x| < 0.5 ln2 */
+        if (ix < 0x3c800000) return 1.0lf; /* |x| < 2**-55 */
+        NXV_PRECISE double t = nxv_expm1(ax);
+        NXV_PRECISE double w = 1.0lf + t;
+        res = 1.0lf + (t * t) / (w + w);
+        return res;
+    }
+    if (ix < 0x40360000) { /* |x| < 22 */
+        nxv_dd_t e = nxv_exp_dd(ax);
+        NXV_PRECISE double q1 = 1.0lf / e.hi; /* 1/E = q1 + q2 */
+        nxv_dd_t p = nxv_two_prod(q1, e.hi);
+        NXV_PRECISE double q2 = (((1.0lf - p.hi) - p.lo) - q1 * e.lo) / e.hi;
+        nxv_dd_t s = nxv_two_sum(e.hi, q1);
+        NXV_PRECISE double sl = s.lo + (e.lo + q2);
+        res = 0.5lf * (s.hi + sl);
+        return res;
+    }
+    if (nxv_hyp_overflows(ax)) return nxv_inf();
+    return nxv_half_exp(ax);
+}
+
+// --------------------------- asinh / acosh / atanh ---------------------------
+// s_asinh.c, e_acosh.c, e_atanh.c: a log or log1p of an argument built without cancellation. One change: for
+// 2^28 < |x| < 2^1023, log(2|x|) (2|x| is exact) instead of log(|x|) + ln2, which rounds twice. Not made
+// faithful (that needs a double-double log1p): the error bounds below are fdlibm's, which glibc shares.
+
+// asinh(x) = sign(x) log(|x| + sqrt(x^2 + 1)): x for |x| < 2^-28; log1p(|x| + x^2/(1 + sqrt(1 + x^2))) up to 2;
+// log(2|x| + 1/(sqrt(x^2 + 1) + |x|)) up to 2^28; log(2|x|) above. Error: within 1 ulp of glibc (whose asinh is
+// this algorithm) on the tested inputs; against the exact value up to 1.6 ulp measured below 2, where the log1p
+// argument's roundings add to log1p's own, 1.03 up to 2^28, < 1 above. asinh(+-0) = +-0, asinh(+-inf) = +-inf.
+NXV_FUNC double nxv_asinh(double x) {
+    const double ln2 = 6.93147180559945286227e-01lf; /* 0x3FE62E42, 0xFEFA39EF */
+    int hx = nxv_hi(x);
+    int ix = hx & 0x7fffffff;
+    if (ix >= 0x7ff00000) return nxv_isnan(x) ? nxv_quiet(x) : x;
+    if (ix < 0x3e300000) return x; /* |x| < 2**-28 */
+    NXV_PRECISE double t = nxv_fabs(x);
+    NXV_PRECISE double w;
+    if (ix > 0x41b00000) { /* |x| > 2**28 */
+        if (ix < 0x7fe00000) {
+            NXV_PRECISE double t2 = 2.0lf * t;
+            w = nxv_log(t2);
+        } else {
+            NXV_PRECISE double l = nxv_log(t);
+            w = l + ln2;
+        }
+    } else if (ix > 0x40000000) { /* 2**28 >= |x| > 2 */
+        NXV_PRECISE double xx1 = x * x + 1.0lf;
+        NXV_PRECISE double sq = sqrt(xx1);
+        NXV_PRECISE double a = 2.0lf * t + 1.0lf / (sq + t);
+        w = nxv_log(a);
+    } else { /* 2 >= |x| >= 2**-28 */
+        NXV_PRECISE double xx = x * x;
+        NXV_PRECISE double xx1 = 1.0lf + xx;
+        NXV_PRECISE double sq = sqrt(xx1);
+        NXV_PRECISE double a = t + xx / (1.0lf + sq);
+        w = nxv_log1p(a);
+    }
+    return (hx > 0) ? w : -w;
+}
+
+// acosh(x) = log(x + sqrt(x^2 - 1)), x >= 1: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact) up to 2;
+// log(2x - 1/(x + sqrt(x^2 - 1))) up to 2^28; log(2x) above. Error: within 1 ulp of glibc (the same algorithm)
+// on the tested inputs; against the exact value up to 2.1 ulp measured just above 1 (sqrt and log1p round in turn),
+// 1.05 up to 2^28, < 1 above.
+// acosh(1) = +0, acosh(+inf) = +inf, acosh(x < 1) = NaN (-inf and -0 included).
+NXV_FUNC double nxv_acosh(double x) {
+    const double ln2 = 6.93147180559945286227e-01lf; /* 0x3FE62E42, 0xFEFA39EF */
+    if (nxv_isnan(x)) return nxv_quiet(x);
+    int hx = nxv_hi(x);
+    if (hx < 0x3ff00000) return nxv_nan(); /* x < 1 */
+    NXV_PRECISE double res;
+    if (hx >= 0x41b00000) { /* x >= 2**28 */
+        if (hx >= 0x7ff00000) return x; /* +inf */
+        if (hx < 0x7fe00000) {
+            NXV_PRECISE double x2 = 2.0lf * x;
+            return nxv_log(x2);
+        }
+        NXV_PRECISE double l = nxv_log(x);
+        res = l + ln2;
+        return res;
+    }
+    if (hx == 0x3ff00000 && nxv_lo(x) == 0u) return 0.0lf; /* acosh(1) = 0 */
+    if (hx > 0x40000000) {                                  /* 2**28 > x > 2 */
+        NXV_PRECISE double t = x * x - 1.0lf;
+        NXV_PRECISE double sq = sqrt(t);
+        NXV_PRECISE double a = 2.0lf * x - 1.0lf / (x + sq);
+        return nxv_log(a);
+    }
+    NXV_PRECISE double t = x - 1.0lf; /* 1 < x <= 2 */
+    NXV_PRECISE double u = 2.0lf * t + t * t;
+    NXV_PRECISE double sq = sqrt(u);
+    NXV_PRECISE double a = t + sq;
+    return nxv_log1p(a);
+}
+
+// atanh(x) = sign(x) log1p(2|x|/(1 - |x|))/2, written log1p(2|x| + 2x^2/(1 - |x|))/2 below 1/2; x for
+// |x| < 2^-28. Error: within 1 ulp of glibc (the same algorithm) on the tested inputs; against the exact value up
+// to 1.7 ulp measured below 1/2, 1.0 above. atanh(+-0) = +-0, atanh(+-1) = +-inf, atanh(|x| > 1) = NaN.
+NXV_FUNC double nxv_atanh(double x) {
+    if (nxv_isnan(x)) return nxv_quiet(x);
+    int hx = nxv_hi(x);
+    int ix = hx & 0x7fffffff;
+    NXV_PRECISE double ax = nxv_fabs(x);
+    if (ax > 1.0lf) return nxv_nan();
+    if (ax == 1.0lf) return nxv_copysign(nxv_inf(), x);
+    if (ix < 0x3e300000) return x; /* |x| < 2**-28 */
+    NXV_PRECISE double t;
+    if (ix < 0x3fe00000) { /* |x| < 0.5 */
+        NXV_PRECISE double t2 = ax + ax;
+        NXV_PRECISE double a = t2 + t2 * ax / (1.0lf - ax);
+        NXV_PRECISE double l = nxv_log1p(a);
+        t = 0.5lf * l;
+    } else {
+        NXV_PRECISE double a = (ax + ax) / (1.0lf - ax);
+        NXV_PRECISE double l = nxv_log1p(a);
+        t = 0.5lf * l;
+    }
+    return (hx >= 0) ? t : -t;
+}
+
+// ----------------------------------- cbrt -----------------------------------
+// s_cbrt.c (Bruce Evans' version): a 5-bit estimate from the exponent bits, a polynomial to 23 bits, rounded
+// away from zero to 22 bits so that t^2 is exact, and one Newton step. Error < 0.667 ulp.
+// cbrt(+-0) = +-0, cbrt(+-inf) = +-inf.
+NXV_FUNC double nxv_cbrt(double x) {
+    const uint B1 = 715094163u; /* B1 = (1023-1023/3-0.03306235651)*2**20 */
+    const uint B2 = 696219795u; /* B2 = (1023-1023/3-54/3-0.03306235651)*2**20 */
+    const double two54 = 1.80143985094819840000e+16lf; /* 0x43500000 00000000 */
+    /* |1/cbrt(x) - p(x)| < 2**-23.5 (~[-7.93e-8, 7.929e-8]). */
+    const double P0 = 1.87595182427177009643lf;   /* 0x3ffe03e6, 0x0f61e692 */
+    const double P1 = -1.88497979543377169875lf;  /* 0xbffe28e0, 0x92f02420 */
+    const double P2 = 1.621429720105354466140lf;  /* 0x3ff9f160, 0x4a49d6c2 */
+    const double P3 = -0.758397934778766047437lf; /* 0xbfe844cb, 0xbee751d9 */
+    const double P4 = 0.145996192886612446982lf;  /* 0x3fc2b000, 0xd4e4edd7 */
+    uint sign = uint(nxv_hi(x)) & 0x80000000u;
+    uint hx = uint(nxv_hi(x)) & 0x7fffffffu;
+    if (hx >= 0x7ff00000u) return nxv_isnan(x) ? nxv_quiet(x) : x;
+    NXV_PRECISE double t;
+    if (hx < 0x00100000u) {                    /* zero or subnormal */
+        if ((hx | nxv_lo(x)) == 0u) return x; /* cbrt(+-0) = +-0 */
+        t = two54 * x;
+        uint high = uint(nxv_hi(t)) & 0x7fffffffu;
+        t = nxv_mkd(sign | (high / 3u + B2), 0u);
+    } else {
+        t = nxv_mkd(sign | (hx / 3u + B1), 0u);
+    }
+    /* cbrt(x) = t cbrt(x/t^3) ~= t P(t^3/x), to 23 bits */
+    NXV_PRECISE double r = (t * t) * (t / x);
+    t = t * ((P0 + r * (P1 + r * P2)) + ((r * r) * r) * (P3 + r * P4));
+    /* round t away from zero to 22 bits: the 64-bit (bits + 0x80000000) & ~0x3fffffff on two words */
+    uint tl = nxv_lo(t);
+    uint th = uint(nxv_hi(t));
+    uint tl2 = tl + 0x80000000u;
+    if (tl2 < tl) th = th + 1u;
+    t = nxv_mkd(th, tl2 & 0xc0000000u);
+    /* one Newton step to 53 bits */
+    NXV_PRECISE double s = t * t; /* exact */
+    r = x / s;
+    NXV_PRECISE double w = t + t;
+    r = (r - t) / (w + r);
+    t = t + t * r;
+    return t;
+}
+
 // ----------------------------------- erf ------------------------------------
 // s_erf.c (erf part). Rational approximations on [0,0.84375], [0.84375,1.25],
 // [1.25,1/0.35], [1/0.35,6]; erf(x) = +-1 for |x| >= 6.
@@ -1808,6 +2118,13 @@ NXV_FUNC float nxv_atan2f(float y, float x) { return float(nxv_atan2(double(y), 
 NXV_FUNC float nxv_fmodf(float x, float y) { return float(nxv_fmod(double(x), double(y))); }
 NXV_FUNC float nxv_sigmoidf(float x) { return float(nxv_sigmoid(double(x))); }
 NXV_FUNC float nxv_softplusf(float x) { return float(nxv_softplus(double(x))); }
+NXV_FUNC float nxv_tanf(float x) { return float(nxv_tan(double(x))); }
+NXV_FUNC float nxv_sinhf(float x) { return float(nxv_sinh(double(x))); }
+NXV_FUNC float nxv_coshf(float x) { return float(nxv_cosh(double(x))); }
+NXV_FUNC float nxv_asinhf(float x) { return float(nxv_asinh(double(x))); }
+NXV_FUNC float nxv_acoshf(float x) { return float(nxv_acosh(double(x))); }
+NXV_FUNC float nxv_atanhf(float x) { return float(nxv_atanh(double(x))); }
+NXV_FUNC float nxv_cbrtf(float x) { return float(nxv_cbrt(double(x))); }
 NXV_FUNC float nxv_round_half_awayf(float x) { return float(nxv_round_half_away(double(x))); }
 NXV_FUNC float nxv_sqrtf(float x) { return float(nxv_sqrt(double(x))); }
 

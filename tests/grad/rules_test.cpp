@@ -27,6 +27,8 @@ std::vector<GradCase> cases() {
       unary("rsqrt", rsqrt, 0.3, 3.0), unary("sigmoid", sigmoid), unary("tanh", tanh), unary("sin", sin),
       unary("cos", cos), unary("erf", erf), unary("reciprocal", reciprocal, 0.5, 2.0),
       unary("softplus", softplus, -3.0, 3.0),
+      unary("tan", tan, -1.2, 1.2), unary("sinh", sinh), unary("cosh", cosh), unary("asinh", asinh),
+      unary("acosh", acosh, 1.2, 3.0), unary("atanh", atanh, -0.8, 0.8), unary("cbrt", cbrt, 0.3, 3.0),
       // binary ops, with broadcasting on one side or both (un-broadcasting sums the cotangent)
       binary("add", [](auto a, auto b) { return a + b; }, {{2, 3}}, {{3}}),
       binary("subtract", [](auto a, auto b) { return a - b; }, {{2, 1}}, {{2, 3}}),

@@ -456,6 +456,29 @@ double lm_softplus(double x) {
   return double(ld_softplus(x));
 }
 
+// tan, the hyperbolics and their inverses, cbrt
+double lm_tan(double x) { return std::tan(x); }
+long double ld_tan(long double x) { return std::tan(x); }
+float lmf_tan(float x) { return std::tan(x); }
+double lm_sinh(double x) { return std::sinh(x); }
+long double ld_sinh(long double x) { return std::sinh(x); }
+float lmf_sinh(float x) { return std::sinh(x); }
+double lm_cosh(double x) { return std::cosh(x); }
+long double ld_cosh(long double x) { return std::cosh(x); }
+float lmf_cosh(float x) { return std::cosh(x); }
+double lm_asinh(double x) { return std::asinh(x); }
+long double ld_asinh(long double x) { return std::asinh(x); }
+float lmf_asinh(float x) { return std::asinh(x); }
+double lm_acosh(double x) { return std::acosh(x); }
+long double ld_acosh(long double x) { return std::acosh(x); }
+float lmf_acosh(float x) { return std::acosh(x); }
+double lm_atanh(double x) { return std::atanh(x); }
+long double ld_atanh(long double x) { return std::atanh(x); }
+float lmf_atanh(float x) { return std::atanh(x); }
+double lm_cbrt(double x) { return std::cbrt(x); }
+long double ld_cbrt(long double x) { return std::cbrt(x); }
+float lmf_cbrt(float x) { return std::cbrt(x); }
+
 long double ld_exp(long double x) { return std::exp(x); }
 long double ld_expm1(long double x) { return std::expm1(x); }
 long double ld_log(long double x) { return std::log(x); }
@@ -507,6 +530,15 @@ void add_around(std::vector<double>& v, double c, int ulps = 4) {
 // double whose high word is hw (low word 0), and its neighbours
 void add_hiword(std::vector<double>& v, uint32_t hw, int ulps = 4) {
   add_around(v, std::bit_cast<double>(uint64_t(hw) << 32), ulps);
+}
+
+// 2^e, 1.5 * 2^e and their neighbours for every binary exponent e in [emin, emax], both signs (and subnormals
+// below -1022): sweeps every branch a function takes on its argument's exponent.
+void add_every_exponent(std::vector<double>& v, int emin = -1074, int emax = 1023) {
+  for (int e = emin; e <= emax; e++) {
+    add_around(v, std::ldexp(1.0, e), 1);
+    if (e > -1074) add_around(v, std::ldexp(1.5, e), 1);
+  }
 }
 
 }  // namespace
@@ -840,6 +872,178 @@ TEST(NxvMath, Softplus) {
   EXPECT_TRUE(std::isnan(nm::nxv_softplus(kNaN)));
 }
 
+// The bounds stated in shared/math.glsl.h: < 1 ulp, checked as "within 1 ulp of glibc, or of the long double value
+// where glibc is further off" (the test's rule, see the top of this file).
+TEST(NxvMath, Tan) {
+  std::vector<double> ex;
+  add_every_exponent(ex);
+  for (uint32_t hw : {0x3fe921fbu, 0x3e400000u, 0x3FE59428u, 0x400f6a7au, 0x4002d97cu, 0x413921fbu}) add_hiword(ex, hw);
+  for (int k = -64; k <= 64; k++) add_around(ex, k * kPi / 4, 8);
+  add_around(ex, 0.6744, 8);
+  run_unary(
+      "tan", nm::nxv_tan, lm_tan, ld_tan,
+      [](Gen& g, int i) {
+        switch (i % 5) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(-kPi / 4, kPi / 4);
+          case 2:
+            return g.uni(-100, 100);
+          case 3:
+            return g.logu(-60, 1023);
+          default:
+            return g.around(std::round(g.uni(-1e6, 1e6)) * kPi / 2, 1000);
+        }
+      },
+      N, 1, ex);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_tan(-0.0)), std::bit_cast<uint64_t>(-0.0));
+  EXPECT_TRUE(std::isnan(nm::nxv_tan(kInf)));
+  EXPECT_TRUE(std::isnan(nm::nxv_tan(-kInf)));
+}
+
+namespace {
+// sinh, cosh: the branch edges 2^-28, 2^-55, 0.5 ln2, 22, log(DBL_MAX) and the overflow threshold.
+std::vector<double> hyperbolic_edges() {
+  std::vector<double> ex;
+  add_every_exponent(ex, -1074, 10);
+  for (uint32_t hw : {0x3e300000u, 0x3c800000u, 0x3fd62e42u, 0x3fd62e43u, 0x40360000u, 0x40862E42u, 0x408633CEu})
+    add_hiword(ex, hw);
+  add_around(ex, 0.5 * kLn2, 16);
+  add_around(ex, 709.782712893383973096, 16);
+  add_around(ex, std::bit_cast<double>(0x408633CE8fb9f87dULL), 16);
+  return ex;
+}
+double gen_hyperbolic(Gen& g, int i) {
+  switch (i % 5) {
+    case 0:
+      return g.any();
+    case 1:
+      return g.uni(-1, 1);
+    case 2:
+      return g.uni(-25, 25);
+    case 3:
+      return g.uni(-711, 711);
+    default:
+      return g.logu(-60, 10);
+  }
+}
+}  // namespace
+
+TEST(NxvMath, Sinh) {
+  run_unary("sinh", nm::nxv_sinh, lm_sinh, ld_sinh, gen_hyperbolic, N, 1, hyperbolic_edges());
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_sinh(-0.0)), std::bit_cast<uint64_t>(-0.0));
+  EXPECT_EQ(nm::nxv_sinh(-kInf), -kInf);
+  EXPECT_EQ(nm::nxv_sinh(711.0), kInf);
+}
+
+TEST(NxvMath, Cosh) {
+  run_unary("cosh", nm::nxv_cosh, lm_cosh, ld_cosh, gen_hyperbolic, N, 1, hyperbolic_edges());
+  EXPECT_EQ(nm::nxv_cosh(-0.0), 1.0);
+  EXPECT_EQ(nm::nxv_cosh(-kInf), kInf);
+  EXPECT_EQ(nm::nxv_cosh(-711.0), kInf);
+}
+
+TEST(NxvMath, Asinh) {
+  std::vector<double> ex;
+  add_every_exponent(ex);
+  for (uint32_t hw : {0x3e300000u, 0x40000000u, 0x41b00000u, 0x7fe00000u}) add_hiword(ex, hw);
+  run_unary(
+      "asinh", nm::nxv_asinh, lm_asinh, ld_asinh,
+      [](Gen& g, int i) {
+        switch (i % 4) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(-2, 2);
+          case 2:
+            return g.uni(-1e3, 1e3);
+          default:
+            return g.logu(-60, 1023);
+        }
+      },
+      N, 1, ex);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_asinh(-0.0)), std::bit_cast<uint64_t>(-0.0));
+  EXPECT_EQ(nm::nxv_asinh(-kInf), -kInf);
+}
+
+TEST(NxvMath, Acosh) {
+  std::vector<double> ex;
+  add_every_exponent(ex, 0, 1023);
+  for (uint32_t hw : {0x3ff00000u, 0x40000000u, 0x41b00000u, 0x7fe00000u}) add_hiword(ex, hw, 16);
+  run_unary(
+      "acosh", nm::nxv_acosh, lm_acosh, ld_acosh,
+      [](Gen& g, int i) {
+        switch (i % 5) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(1, 2);
+          case 2:
+            return 1 + g.logu(-60, 0, false);
+          case 3:
+            return g.uni(1, 1e3);
+          default:
+            return g.logu(0, 1023, false);
+        }
+      },
+      N, 1, ex);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_acosh(1.0)), 0u);
+  EXPECT_EQ(nm::nxv_acosh(kInf), kInf);
+  EXPECT_TRUE(std::isnan(nm::nxv_acosh(std::nextafter(1.0, 0.0))));
+  EXPECT_TRUE(std::isnan(nm::nxv_acosh(-kInf)));
+}
+
+TEST(NxvMath, Atanh) {
+  std::vector<double> ex;
+  add_every_exponent(ex, -1074, 0);
+  for (uint32_t hw : {0x3e300000u, 0x3fe00000u, 0x3ff00000u}) add_hiword(ex, hw, 16);
+  run_unary(
+      "atanh", nm::nxv_atanh, lm_atanh, ld_atanh,
+      [](Gen& g, int i) {
+        switch (i % 4) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(-1, 1);
+          case 2:
+            return (g.bits() & 1 ? 1 : -1) * (1 - g.logu(-53, -1, false));
+          default:
+            return g.logu(-60, 0);
+        }
+      },
+      N, 1, ex);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_atanh(-0.0)), std::bit_cast<uint64_t>(-0.0));
+  EXPECT_EQ(nm::nxv_atanh(1.0), kInf);
+  EXPECT_EQ(nm::nxv_atanh(-1.0), -kInf);
+  EXPECT_TRUE(std::isnan(nm::nxv_atanh(std::nextafter(1.0, 2.0))));
+  EXPECT_TRUE(std::isnan(nm::nxv_atanh(-kInf)));
+}
+
+TEST(NxvMath, Cbrt) {
+  std::vector<double> ex;
+  add_every_exponent(ex);
+  for (int k = 1; k <= 100; k++) add_around(ex, double(k) * k * k, 2);
+  run_unary(
+      "cbrt", nm::nxv_cbrt, lm_cbrt, ld_cbrt,
+      [](Gen& g, int i) {
+        switch (i % 4) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(-10, 10);
+          case 2:
+            return g.subnormal();
+          default:
+            return g.logu(-1074, 1023);
+        }
+      },
+      N, 1, ex);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_cbrt(-0.0)), std::bit_cast<uint64_t>(-0.0));
+  EXPECT_EQ(nm::nxv_cbrt(-kInf), -kInf);
+  EXPECT_EQ(nm::nxv_cbrt(-27.0), -3.0);
+}
+
 TEST(NxvMath, RoundSqrt) {
   auto gen = [](Gen& g, int i) {
     switch (i % 4) {
@@ -996,6 +1200,13 @@ TEST(NxvMathF32, Unary) {
   run_unary_f("atanf", nm::nxv_atanf, lmf_atan, gen_wide(-5, 5), NF, 1, ld_atan);
   run_unary_f("sigmoidf", nm::nxv_sigmoidf, lmf_sigmoid, gen_wide(-110, 110), NF, 1);
   run_unary_f("softplusf", nm::nxv_softplusf, lmf_softplus, gen_wide(-110, 110), NF, 1);
+  run_unary_f("tanf", nm::nxv_tanf, lmf_tan, gen_wide(-1e6f, 1e6f), NF, 1, ld_tan);
+  run_unary_f("sinhf", nm::nxv_sinhf, lmf_sinh, gen_wide(-90, 90), NF, 1, ld_sinh);
+  run_unary_f("coshf", nm::nxv_coshf, lmf_cosh, gen_wide(-90, 90), NF, 1, ld_cosh);
+  run_unary_f("asinhf", nm::nxv_asinhf, lmf_asinh, gen_wide(-1e6f, 1e6f), NF, 1, ld_asinh);
+  run_unary_f("acoshf", nm::nxv_acoshf, lmf_acosh, gen_wide(1, 1e6f), NF, 1, ld_acosh);
+  run_unary_f("atanhf", nm::nxv_atanhf, lmf_atanh, gen_wide(-1, 1), NF, 1, ld_atanh);
+  run_unary_f("cbrtf", nm::nxv_cbrtf, lmf_cbrt, gen_wide(-1e6f, 1e6f), NF, 1, ld_cbrt);
   run_unary_f("round_half_awayf", nm::nxv_round_half_awayf, lmf_round, gen_wide(-1e7f, 1e7f), NF / 4, 0);
   run_unary_f("sqrtf", nm::nxv_sqrtf, lmf_sqrt, gen_wide(0, 1e6f), NF / 4, 0);
 }
