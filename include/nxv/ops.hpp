@@ -101,6 +101,8 @@ NXV_DECLARE_BINARY(greater_equal)
 NXV_DECLARE_BINARY(logical_and)
 NXV_DECLARE_BINARY(logical_or)
 NXV_DECLARE_BINARY(logical_xor)
+NXV_DECLARE_BINARY(xlogy)    // a log(b), 0 where a == 0 unless b is NaN (scipy's xlogy); float-valued
+NXV_DECLARE_BINARY(xlog1py)  // a log1p(b), likewise
 #undef NXV_DECLARE_BINARY
 
 Tensor negate(const Tensor& x);
@@ -111,6 +113,8 @@ Tensor ceil(const Tensor& x);
 Tensor round(const Tensor& x);  // half away from zero
 Tensor square(const Tensor& x);
 Tensor bitwise_not(const Tensor& x);
+Tensor population_count(const Tensor& x);     // set bits of each element, over its dtype's width
+Tensor count_leading_zeros(const Tensor& x);  // over the dtype's width: 8 for a u8 zero, 64 for an s64 zero
 Tensor logical_not(const Tensor& x);
 Tensor is_nan(const Tensor& x);
 Tensor is_infinity(const Tensor& x);
@@ -128,13 +132,18 @@ Tensor cos(const Tensor& x);
 Tensor erf(const Tensor& x);
 Tensor reciprocal(const Tensor& x);
 Tensor softplus(const Tensor& x);  // log(1 + exp(x)), never overflowing; f64 within 2 ulp
-Tensor tan(const Tensor& x);       // f64 < 1 ulp
-Tensor sinh(const Tensor& x);      // f64 < 1 ulp
-Tensor cosh(const Tensor& x);      // f64 < 1 ulp
-Tensor asinh(const Tensor& x);     // f64 within 1 ulp of glibc (fdlibm's algorithm, <= 1.6 ulp)
-Tensor acosh(const Tensor& x);     // NaN below 1; f64 within 1 ulp of glibc (fdlibm's algorithm, <= 2.1 ulp)
-Tensor atanh(const Tensor& x);     // +-inf at +-1, NaN beyond; f64 within 1 ulp of glibc (fdlibm's, <= 1.7 ulp)
-Tensor cbrt(const Tensor& x);      // f64 < 0.667 ulp
+Tensor asin(const Tensor& x);
+Tensor acos(const Tensor& x);
+Tensor atan(const Tensor& x);
+Tensor erfc(const Tensor& x);         // 1 - erf(x), accurate where erf(x) is near 1
+Tensor log_sigmoid(const Tensor& x);  // -softplus(-x); f64 within 2 ulp
+Tensor tan(const Tensor& x);          // f64 < 1 ulp
+Tensor sinh(const Tensor& x);         // f64 < 1 ulp
+Tensor cosh(const Tensor& x);         // f64 < 1 ulp
+Tensor asinh(const Tensor& x);        // f64 within 1 ulp of glibc (fdlibm's algorithm, <= 1.6 ulp)
+Tensor acosh(const Tensor& x);        // NaN below 1; f64 within 1 ulp of glibc (fdlibm's algorithm, <= 2.1 ulp)
+Tensor atanh(const Tensor& x);        // +-inf at +-1, NaN beyond; f64 within 1 ulp of glibc (fdlibm's, <= 1.7 ulp)
+Tensor cbrt(const Tensor& x);         // f64 < 0.667 ulp
 
 // pred ? on_true : on_false, broadcast together; the result dtype promotes on_true and on_false.
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false);

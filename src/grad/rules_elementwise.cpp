@@ -70,7 +70,19 @@ Tensor unary_rule(UnaryFn fn, const Tensor& x, const Tensor& y, const Tensor& g)
       return g / (1.0 - square(x));
     case UnaryFn::cbrt:
       return g / (3.0 * square(y));
+    case UnaryFn::asin:
+      return g * rsqrt(1.0 - square(x));
+    case UnaryFn::acos:
+      return negate(g * rsqrt(1.0 - square(x)));
+    case UnaryFn::atan:
+      return g / (1.0 + square(x));
+    case UnaryFn::erfc:
+      return negate(g * (2.0 / std::sqrt(std::numbers::pi)) * exp(negate(square(x))));
+    case UnaryFn::log_sigmoid:
+      return g * sigmoid(negate(x));  // 1 - sigmoid(x), without its cancellation for large x
     case UnaryFn::bitwise_not:
+    case UnaryFn::population_count:
+    case UnaryFn::count_leading_zeros:
     case UnaryFn::is_nan:
     case UnaryFn::is_infinity:
     case UnaryFn::logical_not:
@@ -119,6 +131,10 @@ Pair binary_rule(BinaryFn fn, const Tensor& a, const Tensor& b, const Tensor& y,
       const Tensor denom = square(a) + square(b);
       return {g * b / denom, negate(g * a / denom)};
     }
+    case BinaryFn::xlogy:  // as JAX: d/da = log b, unmasked at a == 0; d/db = a / b
+      return {g * log(b), g * a / b};
+    case BinaryFn::xlog1py:
+      return {g * log1p(b), g * a / (b + 1.0)};
     case BinaryFn::quotient:
     case BinaryFn::bitwise_and:
     case BinaryFn::bitwise_or:

@@ -2,6 +2,7 @@
 // very expressions the shaders use (see shared/elementwise_helpers.glsl.h for why that makes them bit-identical).
 // Compute types: std::uint32_t (pred, u8), std::int32_t, std::int64_t, float, double.
 #pragma once
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -21,6 +22,8 @@ using std::uint64_t;
 #define NXV_CEIL(x) std::ceil(x)
 #define NXV_SQRT(x) std::sqrt(x)
 #define NXV_SIGNBIT(x) std::signbit(x)
+#define NXV_BIT_COUNT(x) std::popcount(x)
+#define NXV_FIND_MSB(x) (31 - std::countl_zero(x))
 #define NXV_FUNC inline
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -33,6 +36,8 @@ using std::uint64_t;
 #undef NXV_CEIL
 #undef NXV_SQRT
 #undef NXV_SIGNBIT
+#undef NXV_BIT_COUNT
+#undef NXV_FIND_MSB
 #undef NXV_FUNC
 }  // namespace nxv::math
 

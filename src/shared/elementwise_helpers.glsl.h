@@ -2,7 +2,8 @@
 //
 // Each helper is overloaded for every compute type (uint for pred/u8, int, int64_t, float, double) so that an
 // expression like `nxv_abs(x)` means the same thing in both languages. The includer defines the few builtins
-// whose spelling differs (NXV_ISNAN, NXV_ISINF, NXV_FABS, NXV_FLOOR, NXV_CEIL, NXV_SQRT, NXV_SIGNBIT)
+// whose spelling differs (NXV_ISNAN, NXV_ISINF, NXV_FABS, NXV_FLOOR, NXV_CEIL, NXV_SQRT, NXV_SIGNBIT, and on a
+// 32-bit uint NXV_BIT_COUNT and NXV_FIND_MSB: GLSL's bitCount and findMSB, giving int, findMSB(0) = -1)
 // and includes shared/math.glsl.h first (the double-precision nxv_exp, nxv_log, nxv_pow, ...).
 //
 // Why f32 goes through f64: float(double(a) / double(b)) and float(sqrt(double(x))) are correctly rounded
@@ -61,11 +62,18 @@ NXV_FUNC float nxv_asinh(float x) { return float(nxv_asinh(double(x))); }
 NXV_FUNC float nxv_acosh(float x) { return float(nxv_acosh(double(x))); }
 NXV_FUNC float nxv_atanh(float x) { return float(nxv_atanh(double(x))); }
 NXV_FUNC float nxv_cbrt(float x) { return float(nxv_cbrt(double(x))); }
+NXV_FUNC float nxv_log_sigmoid(float x) { return float(nxv_log_sigmoid(double(x))); }
 NXV_FUNC float nxv_tanh(float x) { return float(nxv_tanh(double(x))); }
 NXV_FUNC float nxv_sin(float x) { return float(nxv_sin(double(x))); }
 NXV_FUNC float nxv_cos(float x) { return float(nxv_cos(double(x))); }
 NXV_FUNC float nxv_erf(float x) { return float(nxv_erf(double(x))); }
+NXV_FUNC float nxv_erfc(float x) { return float(nxv_erfc(double(x))); }
+NXV_FUNC float nxv_asin(float x) { return float(nxv_asin(double(x))); }
+NXV_FUNC float nxv_acos(float x) { return float(nxv_acos(double(x))); }
+NXV_FUNC float nxv_atan(float x) { return float(nxv_atan(double(x))); }
 NXV_FUNC float nxv_atan2(float a, float b) { return float(nxv_atan2(double(a), double(b))); }
+NXV_FUNC float nxv_xlogy(float a, float b) { return float(nxv_xlogy(double(a), double(b))); }
+NXV_FUNC float nxv_xlog1py(float a, float b) { return float(nxv_xlog1py(double(a), double(b))); }
 NXV_FUNC float nxv_sqrt(float x) { return float(NXV_SQRT(double(x))); }
 NXV_FUNC double nxv_rsqrt(double x) { return double(1) / NXV_SQRT(x); }
 NXV_FUNC float nxv_rsqrt(float x) { return float(double(1) / NXV_SQRT(double(x))); }
@@ -203,4 +211,21 @@ NXV_FUNC uint nxv_right_shift(uint a, uint b) { return b >= 32u ? 0u : a >> b; }
 NXV_FUNC int nxv_right_shift(int a, int b) { return (b < 0 || b >= 32) ? (a < 0 ? -1 : 0) : a >> b; }
 NXV_FUNC int64_t nxv_right_shift(int64_t a, int64_t b) {
   return (b < int64_t(0) || b >= int64_t(64)) ? (a < int64_t(0) ? int64_t(-1) : int64_t(0)) : a >> int(b);
+}
+
+// ---- population_count, count_leading_zeros: over the stored width (u8 and pred compute in uint but hold 8 bits;
+// s64 as two 32-bit halves, since the builtins take 32 bits) ----------------------------------------------------
+NXV_FUNC uint nxv_population_count(uint x) { return uint(NXV_BIT_COUNT(x & 0xFFu)); }
+NXV_FUNC int nxv_population_count(int x) { return NXV_BIT_COUNT(uint(x)); }
+NXV_FUNC int64_t nxv_population_count(int64_t x) {
+  uint64_t u = uint64_t(x);
+  return int64_t(NXV_BIT_COUNT(uint(u >> 32)) + NXV_BIT_COUNT(uint(u & uint64_t(0xFFFFFFFFu))));
+}
+NXV_FUNC uint nxv_count_leading_zeros(uint x) { return uint(7 - NXV_FIND_MSB(x & 0xFFu)); }
+NXV_FUNC int nxv_count_leading_zeros(int x) { return 31 - NXV_FIND_MSB(uint(x)); }
+NXV_FUNC int64_t nxv_count_leading_zeros(int64_t x) {
+  uint64_t u = uint64_t(x);
+  uint hi = uint(u >> 32);
+  uint lo = uint(u & uint64_t(0xFFFFFFFFu));
+  return int64_t(hi != 0u ? 31 - NXV_FIND_MSB(hi) : 63 - NXV_FIND_MSB(lo));
 }

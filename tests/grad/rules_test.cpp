@@ -26,7 +26,8 @@ std::vector<GradCase> cases() {
       unary("log", log, 0.3, 3.0), unary("log1p", log1p, -0.5, 2.0), unary("sqrt", sqrt, 0.3, 3.0),
       unary("rsqrt", rsqrt, 0.3, 3.0), unary("sigmoid", sigmoid), unary("tanh", tanh), unary("sin", sin),
       unary("cos", cos), unary("erf", erf), unary("reciprocal", reciprocal, 0.5, 2.0),
-      unary("softplus", softplus, -3.0, 3.0),
+      unary("softplus", softplus, -3.0, 3.0), unary("asin", asin, -0.9, 0.9), unary("acos", acos, -0.9, 0.9),
+      unary("atan", atan, -3.0, 3.0), unary("erfc", erfc), unary("log_sigmoid", log_sigmoid, -3.0, 3.0),
       unary("tan", tan, -1.2, 1.2), unary("sinh", sinh), unary("cosh", cosh), unary("asinh", asinh),
       unary("acosh", acosh, 1.2, 3.0), unary("atanh", atanh, -0.8, 0.8), unary("cbrt", cbrt, 0.3, 3.0),
       // binary ops, with broadcasting on one side or both (un-broadcasting sums the cotangent)
@@ -40,6 +41,8 @@ std::vector<GradCase> cases() {
       binary("min", [](auto a, auto b) { return min(a, b); }, {{2, 3}}, {{3}}),
       binary("remainder", [](auto a, auto b) { return remainder(a, b); }, {{2, 3}, -3.0, 3.0}, {{2, 3}, 0.7, 1.3}),
       binary("atan2", [](auto a, auto b) { return atan2(a, b); }, {{2, 3}}, {{2, 3}}),
+      binary("xlogy", [](auto a, auto b) { return xlogy(a, b); }, {{2, 3}}, {{3}, 0.3, 3.0}),
+      binary("xlog1py", [](auto a, auto b) { return xlog1py(a, b); }, {{2, 1}}, {{2, 3}, -0.5, 2.0}),
       // comparisons, argmax and integer values carry no gradient; the tensors they read still may
       binary("select_compare", [](auto a, auto b) { return select(greater(a, b), a * 2.0, b * b); }, {{2, 3}}, {{3}}),
       {"select_broadcast_pred", {{{2, 3}}, {{}}}, [](const Xs& x) { return select(greater(x[0], 0.0), x[0], x[1]); }},

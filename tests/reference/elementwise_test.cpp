@@ -100,6 +100,29 @@ TEST(ReferenceUnary, NegateRankZeroAndMatrix) {
       (std::vector<std::int32_t>{-1, 2, 0, -4}));
 }
 
+// Counted over each dtype's stored width: a u8 holds 8 bits although it computes in a 32-bit uint.
+TEST(ReferenceUnary, BitCountsOverTheDtypesWidth) {
+  const auto popcount = UnaryAttrs{UnaryFn::population_count};
+  const auto clz = UnaryAttrs{UnaryFn::count_leading_zeros};
+  const auto u = make<std::uint8_t>({0, 1, 0x80, 0xFF, 0x17}, {5}, DType::u8);
+  EXPECT_EQ(values<std::uint8_t>(run(OpCode::unary, popcount, {u}, {{5}, DType::u8})),
+            (std::vector<std::uint8_t>{0, 1, 1, 8, 4}));
+  EXPECT_EQ(values<std::uint8_t>(run(OpCode::unary, clz, {u}, {{5}, DType::u8})),
+            (std::vector<std::uint8_t>{8, 7, 0, 0, 3}));
+  const auto i32min = std::numeric_limits<std::int32_t>::min();
+  const auto s = make<std::int32_t>({0, 1, -1, i32min, 0x00F00000}, {5});
+  EXPECT_EQ(values<std::int32_t>(run(OpCode::unary, popcount, {s}, {{5}, DType::s32})),
+            (std::vector<std::int32_t>{0, 1, 32, 1, 4}));
+  EXPECT_EQ(values<std::int32_t>(run(OpCode::unary, clz, {s}, {{5}, DType::s32})),
+            (std::vector<std::int32_t>{32, 31, 0, 0, 8}));
+  const auto i64min = std::numeric_limits<std::int64_t>::min();
+  const auto l = make<std::int64_t>({0, 1, -1, i64min, std::int64_t{1} << 32, 0x0000000180000000}, {6});
+  EXPECT_EQ(values<std::int64_t>(run(OpCode::unary, popcount, {l}, {{6}, DType::s64})),
+            (std::vector<std::int64_t>{0, 1, 64, 1, 1, 2}));
+  EXPECT_EQ(values<std::int64_t>(run(OpCode::unary, clz, {l}, {{6}, DType::s64})),
+            (std::vector<std::int64_t>{64, 63, 0, 0, 31, 31}));
+}
+
 TEST(ReferenceUnaryTest, IsNanGivesPred) {
   auto x = make<double>({1.0, kNaN, -std::numeric_limits<double>::infinity()}, {3});
   auto r = run(OpCode::unary_test, UnaryAttrs{UnaryFn::is_nan}, {x}, {{3}, DType::pred});

@@ -479,6 +479,21 @@ double lm_cbrt(double x) { return std::cbrt(x); }
 long double ld_cbrt(long double x) { return std::cbrt(x); }
 float lmf_cbrt(float x) { return std::cbrt(x); }
 
+// log_sigmoid, xlogy and xlog1py have no libm counterpart: the long double formula, rounded. scipy's convention:
+// x == 0 gives +0 unless y is NaN.
+long double ld_log_sigmoid(long double x) { return -ld_softplus(-x); }
+double lm_log_sigmoid(double x) {
+  if (std::isnan(x)) return x;
+  return double(ld_log_sigmoid(x));
+}
+long double ld_xlogy(long double x, long double y) { return x == 0 && !std::isnan(y) ? 0.0L : x * std::log(y); }
+long double ld_xlog1py(long double x, long double y) { return x == 0 && !std::isnan(y) ? 0.0L : x * std::log1p(y); }
+double lm_xlogy(double x, double y) { return double(ld_xlogy(x, y)); }
+double lm_xlog1py(double x, double y) { return double(ld_xlog1py(x, y)); }
+double lm_asin(double x) { return std::asin(x); }
+double lm_acos(double x) { return std::acos(x); }
+double lm_erfc(double x) { return std::erfc(x); }
+
 long double ld_exp(long double x) { return std::exp(x); }
 long double ld_expm1(long double x) { return std::expm1(x); }
 long double ld_log(long double x) { return std::log(x); }
@@ -490,6 +505,9 @@ long double ld_tanh(long double x) { return std::tanh(x); }
 long double ld_erf(long double x) { return std::erf(x); }
 long double ld_atan(long double x) { return std::atan(x); }
 long double ld_atan2(long double y, long double x) { return std::atan2(y, x); }
+long double ld_asin(long double x) { return std::asin(x); }
+long double ld_acos(long double x) { return std::acos(x); }
+long double ld_erfc(long double x) { return std::erfc(x); }
 
 float lmf_exp(float x) { return std::exp(x); }
 float lmf_expm1(float x) { return std::expm1(x); }
@@ -513,6 +531,15 @@ float lmf_softplus(float x) {
   if (std::isnan(x)) return x;
   return float(ld_softplus(x));
 }
+float lmf_log_sigmoid(float x) {
+  if (std::isnan(x)) return x;
+  return float(ld_log_sigmoid(x));
+}
+float lmf_asin(float x) { return std::asin(x); }
+float lmf_acos(float x) { return std::acos(x); }
+float lmf_erfc(float x) { return std::erfc(x); }
+float lmf_xlogy(float x, float y) { return float(ld_xlogy(x, y)); }
+float lmf_xlog1py(float x, float y) { return float(ld_xlog1py(x, y)); }
 
 // points a few ulps around c (both signs)
 void add_around(std::vector<double>& v, double c, int ulps = 4) {
@@ -1044,6 +1071,188 @@ TEST(NxvMath, Cbrt) {
   EXPECT_EQ(nm::nxv_cbrt(-27.0), -3.0);
 }
 
+// Every binary exponent of [-1074, emax], both signs: x = +-m 2^e for each e, m random in [1, 2).
+std::vector<double> every_exponent(Gen& g, int emax, int per_exponent = 8) {
+  std::vector<double> v;
+  for (int e = -1074; e <= emax; e++)
+    for (int k = 0; k < per_exponent; k++) {
+      v.push_back(std::ldexp(g.uni(1.0, 2.0), e) * (k % 2 ? -1 : 1));  // denormals: rounded to their grid
+    }
+  return v;
+}
+
+// The bound stated in shared/math.glsl.h: 1 ulp of glibc (or of the long double value where glibc is further off).
+TEST(NxvMath, Asin) {
+  Gen eg(1);
+  std::vector<double> ex = every_exponent(eg, 0);
+  for (uint32_t hw : {0x3ff00000u, 0x3fe00000u, 0x3e500000u, 0x3FEF3333u}) add_hiword(ex, hw, 8);
+  run_unary(
+      "asin", nm::nxv_asin, lm_asin, ld_asin,
+      [](Gen& g, int i) {
+        switch (i % 4) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(-1, 1);
+          case 2:
+            return g.logu(-1074, -1);
+          default:
+            return g.uni(0.97, 1) * ((g.bits() & 1) ? 1 : -1);
+        }
+      },
+      N, 1, ex);
+  EXPECT_EQ(nm::nxv_asin(1.0), kPi / 2);
+  EXPECT_EQ(nm::nxv_asin(-1.0), -kPi / 2);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_asin(-0.0)), std::bit_cast<uint64_t>(-0.0));
+  EXPECT_EQ(nm::nxv_asin(0x1p-1074), 0x1p-1074);
+  EXPECT_TRUE(std::isnan(nm::nxv_asin(std::nextafter(1.0, 2.0))));
+  EXPECT_TRUE(std::isnan(nm::nxv_asin(kInf)));
+  EXPECT_TRUE(std::isnan(nm::nxv_asin(kNaN)));
+}
+
+TEST(NxvMath, Acos) {
+  Gen eg(2);
+  std::vector<double> ex = every_exponent(eg, 0);
+  for (uint32_t hw : {0x3ff00000u, 0x3fe00000u, 0x3c600000u}) add_hiword(ex, hw, 8);
+  run_unary(
+      "acos", nm::nxv_acos, lm_acos, ld_acos,
+      [](Gen& g, int i) {
+        switch (i % 4) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(-1, 1);
+          case 2:
+            return g.logu(-1074, -1);
+          default:
+            return g.uni(0.97, 1) * ((g.bits() & 1) ? 1 : -1);
+        }
+      },
+      N, 1, ex);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_acos(1.0)), 0u);
+  EXPECT_EQ(nm::nxv_acos(-1.0), kPi);
+  EXPECT_EQ(nm::nxv_acos(0.0), kPi / 2);
+  EXPECT_EQ(nm::nxv_acos(-0.0), kPi / 2);
+  EXPECT_TRUE(std::isnan(nm::nxv_acos(-kInf)));
+  EXPECT_TRUE(std::isnan(nm::nxv_acos(kNaN)));
+}
+
+// The bound stated in shared/math.glsl.h: 4 ulp of glibc, whose erfc (the same fdlibm algorithm) is itself up to
+// 3.4 ulp off the long double value where ours stays within 2.5.
+TEST(NxvMath, Erfc) {
+  Gen eg(3);
+  std::vector<double> ex = every_exponent(eg, 5);
+  for (uint32_t hw :
+       {0x3feb0000u, 0x3c700000u, 0x3fd00000u, 0x3ff40000u, 0x4006DB6Du, 0x4006DB6Eu, 0x40180000u, 0x403c0000u})
+    add_hiword(ex, hw, 8);
+  run_unary(
+      "erfc", nm::nxv_erfc, lm_erfc, ld_erfc,
+      [](Gen& g, int i) {
+        switch (i % 6) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(-6.5, 28.5);
+          case 2:
+            return g.uni(-1.3, 1.3);
+          case 3:
+            return g.logu(-1074, 5);
+          case 4:
+            return g.uni(26, 27.3);  // denormal results
+          default:
+            return g.uni(1.25, 6);
+        }
+      },
+      N, 4, ex);
+  EXPECT_EQ(nm::nxv_erfc(0.0), 1.0);
+  EXPECT_EQ(nm::nxv_erfc(-0.0), 1.0);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_erfc(kInf)), 0u);
+  EXPECT_EQ(nm::nxv_erfc(-kInf), 2.0);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_erfc(30.0)), 0u);
+  EXPECT_EQ(nm::nxv_erfc(-7.0), 2.0);
+  EXPECT_GT(nm::nxv_erfc(26.0), 0.0);  // 5.7e-296: not 1 - erf(26) = 0
+  EXPECT_TRUE(std::isnan(nm::nxv_erfc(kNaN)));
+}
+
+// The bound stated in shared/math.glsl.h: softplus's 2 ulp.
+TEST(NxvMath, LogSigmoid) {
+  Gen eg(4);
+  run_unary(
+      "log_sigmoid", nm::nxv_log_sigmoid, lm_log_sigmoid, ld_log_sigmoid,
+      [](Gen& g, int i) {
+        switch (i % 4) {
+          case 0:
+            return g.any();
+          case 1:
+            return g.uni(-45, 45);
+          case 2:
+            return g.uni(-750, 750);
+          default:
+            return g.logu(-60, 6);
+        }
+      },
+      N, 2, every_exponent(eg, 1023, 2));
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_log_sigmoid(kInf)), std::bit_cast<uint64_t>(-0.0));
+  EXPECT_EQ(nm::nxv_log_sigmoid(-kInf), -kInf);
+  EXPECT_EQ(nm::nxv_log_sigmoid(0.0), -std::log(2.0));
+  EXPECT_EQ(nm::nxv_log_sigmoid(-1e300), -1e300);
+  EXPECT_TRUE(std::isnan(nm::nxv_log_sigmoid(kNaN)));
+}
+
+// The bound stated in shared/math.glsl.h: 2 ulp of the long double x log(y) / x log1p(y).
+TEST(NxvMath, Xlogy) {
+  run_binary(
+      "xlogy", nm::nxv_xlogy, lm_xlogy,
+      [](Gen& g, int i) -> std::pair<double, double> {
+        switch (i % 5) {
+          case 0:
+            return {g.any(), g.any()};
+          case 1:
+            return {g.uni(-10, 10), g.logu(-1074, 1023, false)};
+          case 2:
+            return {g.logu(-1074, 1023), g.uni(0, 2)};
+          case 3:
+            return {g.logu(-100, 100), g.around(1.0, 64)};
+          default:
+            return {0.0, g.any()};
+        }
+      },
+      N, 2, ld_xlogy);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_xlogy(0.0, 0.0)), 0u);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_xlogy(-0.0, -1.0)), 0u);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_xlogy(0.0, kInf)), 0u);
+  EXPECT_EQ(nm::nxv_xlogy(2.0, 0.0), -kInf);
+  EXPECT_TRUE(std::isnan(nm::nxv_xlogy(0.0, kNaN)));
+  EXPECT_TRUE(std::isnan(nm::nxv_xlogy(kNaN, 1.0)));
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_xlogy(kInf, 1.0)), std::bit_cast<uint64_t>(nm::nxv_nan()));
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_xlogy(1.0, -1.0)), std::bit_cast<uint64_t>(nm::nxv_nan()));
+}
+
+TEST(NxvMath, Xlog1py) {
+  run_binary(
+      "xlog1py", nm::nxv_xlog1py, lm_xlog1py,
+      [](Gen& g, int i) -> std::pair<double, double> {
+        switch (i % 5) {
+          case 0:
+            return {g.any(), g.any()};
+          case 1:
+            return {g.uni(-10, 10), g.logu(-1074, 1023)};
+          case 2:
+            return {g.logu(-1074, 1023), g.uni(-1, 2)};
+          case 3:
+            return {g.logu(-100, 100), g.around(-1.0, 64)};
+          default:
+            return {0.0, g.any()};
+        }
+      },
+      N, 2, ld_xlog1py);
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_xlog1py(0.0, -1.0)), 0u);
+  EXPECT_EQ(nm::nxv_xlog1py(2.0, -1.0), -kInf);
+  EXPECT_EQ(nm::nxv_xlog1py(3.0, 0x1p-1074), 3 * 0x1p-1074);
+  EXPECT_TRUE(std::isnan(nm::nxv_xlog1py(0.0, kNaN)));
+  EXPECT_EQ(std::bit_cast<uint64_t>(nm::nxv_xlog1py(-kInf, 0.0)), std::bit_cast<uint64_t>(nm::nxv_nan()));
+}
+
 TEST(NxvMath, RoundSqrt) {
   auto gen = [](Gen& g, int i) {
     switch (i % 4) {
@@ -1200,6 +1409,10 @@ TEST(NxvMathF32, Unary) {
   run_unary_f("atanf", nm::nxv_atanf, lmf_atan, gen_wide(-5, 5), NF, 1, ld_atan);
   run_unary_f("sigmoidf", nm::nxv_sigmoidf, lmf_sigmoid, gen_wide(-110, 110), NF, 1);
   run_unary_f("softplusf", nm::nxv_softplusf, lmf_softplus, gen_wide(-110, 110), NF, 1);
+  run_unary_f("asinf", nm::nxv_asinf, lmf_asin, gen_wide(-1, 1), NF, 1, ld_asin);
+  run_unary_f("acosf", nm::nxv_acosf, lmf_acos, gen_wide(-1, 1), NF, 1, ld_acos);
+  run_unary_f("erfcf", nm::nxv_erfcf, lmf_erfc, gen_wide(-5, 11), NF, 1, ld_erfc);
+  run_unary_f("log_sigmoidf", nm::nxv_log_sigmoidf, lmf_log_sigmoid, gen_wide(-110, 110), NF, 1);
   run_unary_f("tanf", nm::nxv_tanf, lmf_tan, gen_wide(-1e6f, 1e6f), NF, 1, ld_tan);
   run_unary_f("sinhf", nm::nxv_sinhf, lmf_sinh, gen_wide(-90, 90), NF, 1, ld_sinh);
   run_unary_f("coshf", nm::nxv_coshf, lmf_cosh, gen_wide(-90, 90), NF, 1, ld_cosh);
@@ -1241,4 +1454,18 @@ TEST(NxvMathF32, Binary) {
         return {float(g.uni(-100, 100)), float(g.uni(-10, 10))};
       },
       NF / 2, 0);
+  run_binary_f(
+      "xlogyf", nm::nxv_xlogyf, lmf_xlogy,
+      [](Gen& g, int i) -> std::pair<float, float> {
+        if (i % 2) return {g.anyf(), g.anyf()};
+        return {float(g.uni(-10, 10)), float(g.logu(-149, 127, false))};
+      },
+      NF, 1, ld_xlogy);
+  run_binary_f(
+      "xlog1pyf", nm::nxv_xlog1pyf, lmf_xlog1py,
+      [](Gen& g, int i) -> std::pair<float, float> {
+        if (i % 2) return {g.anyf(), g.anyf()};
+        return {float(g.uni(-10, 10)), float(g.uni(-1, 3))};
+      },
+      NF, 1, ld_xlog1py);
 }

@@ -14,6 +14,8 @@ bool nxv_signbit(double x) { return unpackDouble2x32(x).y >= 0x80000000u; }
 #define NXV_CEIL(x) ceil(x)
 #define NXV_SQRT(x) sqrt(x)
 #define NXV_SIGNBIT(x) nxv_signbit(x)
+#define NXV_BIT_COUNT(x) bitCount(x)
+#define NXV_FIND_MSB(x) findMSB(x)
 #include "shared/elementwise_helpers.glsl.h"
 
 // The running products of product and cumulative_product (reduce.comp, cumulative.comp and the fusion compiler's
