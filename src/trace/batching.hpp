@@ -7,9 +7,14 @@
 // directly, so the per-example arithmetic (and so each result bit) is the unbatched op's.
 #pragma once
 #include <span>
+#include <vector>
 
 #include "nxv/backend.hpp"
 #include "ops/op.hpp"
+
+namespace nxv {
+struct Graph;
+}  // namespace nxv
 
 namespace nxv::batching {
 
@@ -30,6 +35,11 @@ struct RuleContext {
 
 // The node's value with the batch axis first: [size] + out.shape.
 Tensor batch_op(const RuleContext& c);
+
+// The outputs of `graph` (a per-example graph) given its parameters' values, each batched or shared; an output is
+// batched when it depends on a batched parameter (vectorize.cpp). A rule for a node that holds subgraphs (control
+// flow) batches its bodies with it.
+std::vector<Batched> evaluate_batched(const Graph& graph, std::span<const Batched> params, std::int64_t size);
 
 // ---- helpers shared by the rule files ----
 Shape with_batch_dim(std::int64_t size, const Shape& shape);  // [size] + shape

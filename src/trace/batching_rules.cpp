@@ -9,7 +9,10 @@
 //     shared ones broadcast first (ensure_batched()). per_example_loop() is the exact, slow fallback.
 //  2. Add its case below (a new family may go into its own batching_rules_<family>.cpp, declared in batching.hpp).
 //  3. Add its row to the op table of tests/trace/vectorize_ops_test.cpp, with batched and shared inputs mixed.
-// Ops whose nodes hold subgraphs (control flow) batch their bodies by vectorizing the subgraph (vectorize.cpp).
+// A node that holds subgraphs (control flow) batches its bodies with evaluate_batched() (batching.hpp). Where a
+// loop's condition or a cond's predicate comes out batched, the examples diverge: as JAX's vmap does, a loop then
+// runs while any example's condition holds and keeps finished examples' carries with select, and a cond evaluates
+// both branches and selects per example.
 #include <numeric>
 
 #include "nxv/ops.hpp"

@@ -152,7 +152,11 @@ Batched evaluate_node(const Node& n, std::span<const Batched> args, std::span<co
   return {};
 }
 
-std::vector<Tensor> evaluate_batched(const Graph& graph, std::span<const Batched> params, std::int64_t size) {
+}  // namespace
+
+namespace batching {
+
+std::vector<Batched> evaluate_batched(const Graph& graph, std::span<const Batched> params, std::int64_t size) {
   std::vector<Tensor> inputs;
   for (const Batched& p : params) inputs.push_back(p.value);
   Backend& backend = evaluation_backend(inputs);
@@ -172,12 +176,12 @@ std::vector<Tensor> evaluate_batched(const Graph& graph, std::span<const Batched
     for (NodeId in : n.inputs)
       if (last_use[in] == i) values[in] = Batched{};
   }
-  std::vector<Tensor> outputs;
-  for (NodeId o : graph.outputs) outputs.push_back(batching::ensure_batched(values[o], size));
+  std::vector<Batched> outputs;
+  for (NodeId o : graph.outputs) outputs.push_back(values[o]);
   return outputs;
 }
 
-}  // namespace
+}  // namespace batching
 
 namespace detail {
 
@@ -190,7 +194,10 @@ std::vector<Tensor> vectorize_flat(std::span<const Tensor> inputs, const Structu
   for (std::size_t i = 0; i < inputs.size(); ++i)
     params.push_back(plan.axes[i] ? Batched{batching::move_axis(inputs[i], *plan.axes[i], 0), true}
                                   : Batched{inputs[i], false});
-  return evaluate_batched(traced.graph, params, plan.size);
+  std::vector<Tensor> outputs;
+  for (const Batched& o : batching::evaluate_batched(traced.graph, params, plan.size))
+    outputs.push_back(batching::ensure_batched(o, plan.size));
+  return outputs;
 }
 
 }  // namespace detail
