@@ -59,14 +59,35 @@ Tensor batch_dot(const RuleContext& c) {
   return move_axis(apply(OpCall{OpCode::dot, d}, {a.value, b.value}, {out, c.out.dtype}), position, 0);
 }
 
+namespace {
+
+// Batch groups G split each example's N into G runs of N / G: the examples' runs of group g are put side by side
+// (batch [G, B, N / G]), so that group g of the folded batch holds exactly every example's group g.
+Tensor batch_grouped_conv(const RuleContext& c) {
+  const ConvAttrs& at = c.call.attrs_as<ConvAttrs>();
+  const Tensor& x = c.args[0].value;  // [B, N, C, spatial...]
+  const std::int64_t groups = at.batch_groups, n = x.shape()[1];
+  Shape split{c.size, groups, n / groups};
+  for (std::int64_t d : dropped_front(x.shape(), 2)) split.push_back(d);
+  Shape folded{c.size * n};
+  for (std::int64_t d : dropped_front(x.shape(), 2)) folded.push_back(d);
+  const Tensor grouped = reshape(move_axis(reshape(x, split), 1, 0), folded);
+  Shape folded_out{c.size * c.out.shape[0]};
+  for (std::int64_t d : dropped_front(c.out.shape, 1)) folded_out.push_back(d);
+  const Tensor r = apply(c.call, {grouped, c.args[1].value}, {folded_out, c.out.dtype});
+  return reshape(r, batched_type(c).shape);  // the result's batch is [B, N / G] already
+}
+
+}  // namespace
+
 // A batched input alone: the examples' batches side by side in N. A batched kernel: the examples become feature
-// groups (example b's channels are group b of B * groups), the input's examples moved into its channels.
-// Batch groups split N into groups of examples, which either folding would mix, so they go example by example.
+// groups (example b's channels are group b of B * groups), the input's examples moved into its channels. A batched
+// kernel with batch groups would need both at once, so it goes example by example.
 Tensor batch_conv(const RuleContext& c) {
   const ConvAttrs& at = c.call.attrs_as<ConvAttrs>();
   const Batched& x = c.args[0];
   const Batched& k = c.args[1];
-  if (at.batch_groups != 1) return per_example_loop(c);
+  if (at.batch_groups != 1) return k.batched ? per_example_loop(c) : batch_grouped_conv(c);
   const Shape& out = c.out.shape;  // [N, O, spatial...]
   if (!k.batched) {
     Shape folded_x{x.value.shape()[0] * x.value.shape()[1]};

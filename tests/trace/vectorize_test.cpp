@@ -66,6 +66,7 @@ void expect_per_example_gradients(Backend& b) {
   Params got;
   const std::uint64_t fallbacks = fallback::count_total([&] { got = vectorize(grad(mlp_loss), axes)(p, xs, labels); });
   EXPECT_EQ(fallbacks, 0u);
+  ASSERT_EQ(got.size(), p.size());
   for (const auto& [name, g] : got) {
     std::vector<Tensor> rows;
     for (std::int64_t i = 0; i < 5; ++i) rows.push_back(grad(mlp_loss)(p, row(xs, i), row(labels, i)).at(name));
@@ -83,6 +84,42 @@ TEST(Vectorize, PerExampleGradientsOfAnMlpEqualTheLoopOnVulkan) {
   expect_per_example_gradients(vulkan::backend());
 }
 
+// A small CNN on one example: x[1, 1, 6, 6] -> conv 2x3x3 -> relu -> 2x2 max pool -> 8 -> 3.
+Tensor cnn_loss(const Params& p, const Tensor& x, const Tensor& label) {
+  const Tensor features = max(conv(x, p.at("k")), 0.0);
+  const Tensor pooled = window_max(features, {1, 1, 2, 2}, {.strides = {1, 1, 2, 2}});
+  const Tensor logits = dot(reshape(pooled, {8}), p.at("w")) + p.at("b");
+  const Tensor shifted = logits - reduce_max(logits);
+  return -sum(label * (shifted - log(sum(exp(shifted)))));
+}
+
+// The kernel's gradient is a conv of two batched operands (the examples become feature groups) and the pooling's a
+// window_scatter: per-example gradients of a CNN, as differentially private training needs them.
+void expect_per_example_cnn_gradients(Backend& b) {
+  const Params p{{"b", rand({3}, 20, b)}, {"k", rand({2, 1, 3, 3}, 21, b)}, {"w", rand({8, 3}, 22, b)}};
+  const Tensor xs = rand({5, 1, 1, 6, 6}, 23, b), labels = one_hot_labels(b);
+  const InAxes axes{not_batched, not_batched, not_batched, 0, 0};
+  Params got;
+  const std::uint64_t fallbacks = fallback::count_total([&] { got = vectorize(grad(cnn_loss), axes)(p, xs, labels); });
+  EXPECT_EQ(fallbacks, 0u);
+  ASSERT_EQ(got.size(), p.size());
+  for (const auto& [name, g] : got) {
+    std::vector<Tensor> rows;
+    for (std::int64_t i = 0; i < 5; ++i) rows.push_back(grad(cnn_loss)(p, row(xs, i), row(labels, i)).at(name));
+    SCOPED_TRACE(name);
+    expect_same(stack(rows), g);
+  }
+}
+
+TEST(Vectorize, PerExampleGradientsOfACnnEqualTheLoopOnTheReference) {
+  expect_per_example_cnn_gradients(reference_backend());
+}
+
+TEST(Vectorize, PerExampleGradientsOfACnnEqualTheLoopOnVulkan) {
+  NXV_REQUIRE_VULKAN();
+  expect_per_example_cnn_gradients(vulkan::backend());
+}
+
 TEST(Vectorize, GradOfAVectorizedFunction) {
   const Params p = mlp_params(reference_backend());
   const Tensor xs = rand({5, 4}, 6), labels = one_hot_labels(reference_backend());
@@ -96,6 +133,7 @@ TEST(Vectorize, GradOfAVectorizedFunction) {
     return total;
   };
   const Params got = grad(batch_loss)(p, xs, labels), expected = grad(looped_loss)(p, xs, labels);
+  ASSERT_EQ(got.size(), p.size());
   // The batch's sum adds the examples in another order than the loop does: equal to rounding.
   for (const auto& [name, g] : got) {
     SCOPED_TRACE(name);
@@ -130,6 +168,16 @@ TEST(Vectorize, UnderJitEqualsEagerOnBothBackends) {
     expect_same(v(xs, w), fast(xs, w));  // the cached executable
     EXPECT_EQ(fast.trace_count(), 1);
   }
+}
+
+// A jitted function called inside vectorize's trace is inlined, so it is batched like any other.
+TEST(Vectorize, OfAJittedFunction) {
+  auto f = [](const Tensor& x, const Tensor& y) { return sort(x * y, 0) - reduce_min(x); };
+  const Tensor xs = rand({4, 6}, 24), y = rand({6}, 25);
+  auto fast = jit(f);
+  std::vector<Tensor> rows;
+  for (std::int64_t i = 0; i < 4; ++i) rows.push_back(f(row(xs, i), y));
+  expect_same(stack(rows), vectorize(fast, {0, not_batched})(xs, y));
 }
 
 TEST(Vectorize, ContainersInAndOutAndSharedOutputsAreBroadcast) {
