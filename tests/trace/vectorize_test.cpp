@@ -63,8 +63,11 @@ void expect_per_example_gradients(Backend& b) {
   const Params p = mlp_params(b);
   const Tensor xs = rand({5, 4}, 5, b), labels = one_hot_labels(b);
   const InAxes axes{not_batched, not_batched, not_batched, not_batched, 0, 0};
-  Params got;
-  const std::uint64_t fallbacks = fallback::count_total([&] { got = vectorize(grad(mlp_loss), axes)(p, xs, labels); });
+  Params got, jitted;
+  const std::uint64_t fallbacks = fallback::count_total([&] {
+    got = vectorize(grad(mlp_loss), axes)(p, xs, labels);
+    jitted = jit(vectorize(grad(mlp_loss), axes))(p, xs, labels);  // on Vulkan, through the fusion compiler
+  });
   EXPECT_EQ(fallbacks, 0u);
   ASSERT_EQ(got.size(), p.size());
   for (const auto& [name, g] : got) {
@@ -72,6 +75,7 @@ void expect_per_example_gradients(Backend& b) {
     for (std::int64_t i = 0; i < 5; ++i) rows.push_back(grad(mlp_loss)(p, row(xs, i), row(labels, i)).at(name));
     SCOPED_TRACE(name);
     expect_same(stack(rows), g);
+    expect_same(g, jitted.at(name));
   }
 }
 
