@@ -51,7 +51,7 @@ Axes shifted(const Axes& axes, std::optional<std::int64_t> first = std::nullopt)
 // x with axis `from` moved to position `to` (the other axes keep their order).
 Tensor move_axis(const Tensor& x, int from, int to);
 // The node evaluated example by example (slices of the batched inputs) and stacked: exact for every op, used where
-// no loop-free rule exists (a batched window_scatter init, a batched conv kernel with batch groups).
+// no loop-free rule exists (a batched window_scatter init).
 Tensor per_example_loop(const RuleContext& c);
 
 // Rules of batching_rules_indexing.cpp.

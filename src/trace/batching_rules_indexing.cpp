@@ -78,16 +78,38 @@ Tensor batch_grouped_conv(const RuleContext& c) {
   return reshape(r, batched_type(c).shape);  // the result's batch is [B, N / G] already
 }
 
+// A batched kernel with batch groups G: the examples become batch groups too (group b * G + g is example b's group
+// g, which is where the folded batch [B, N] already has it), and example b's output channels are b * O + o.
+Tensor batch_grouped_conv_kernel(const RuleContext& c) {
+  const ConvAttrs& at = c.call.attrs_as<ConvAttrs>();
+  const Tensor x = ensure_batched(c.args[0], c.size);  // [B, N, C, spatial...]
+  const Tensor& k = c.args[1].value;                   // [B, O, C, kernel...]
+  Shape folded_x{x.shape()[0] * x.shape()[1]};
+  for (std::int64_t d : dropped_front(x.shape(), 2)) folded_x.push_back(d);
+  Shape folded_k{k.shape()[0] * k.shape()[1]};
+  for (std::int64_t d : dropped_front(k.shape(), 2)) folded_k.push_back(d);
+  const Shape& out = c.out.shape;  // [N / G, O, spatial...]
+  Shape folded_out{out[0], c.size * out[1]};
+  for (std::int64_t d : dropped_front(out, 2)) folded_out.push_back(d);
+  ConvAttrs grouped = at;
+  grouped.batch_groups = at.batch_groups * c.size;
+  const Tensor r =
+      apply(OpCall{OpCode::conv, grouped}, {reshape(x, folded_x), reshape(k, folded_k)}, {folded_out, c.out.dtype});
+  Shape split{out[0], c.size};
+  for (std::int64_t d : dropped_front(out, 1)) split.push_back(d);
+  return move_axis(reshape(r, split), 1, 0);
+}
+
 }  // namespace
 
 // A batched input alone: the examples' batches side by side in N. A batched kernel: the examples become feature
-// groups (example b's channels are group b of B * groups), the input's examples moved into its channels. A batched
-// kernel with batch groups would need both at once, so it goes example by example.
+// groups (example b's channels are group b of B * groups), the input's examples moved into its channels; with
+// batch groups, they become batch groups instead.
 Tensor batch_conv(const RuleContext& c) {
   const ConvAttrs& at = c.call.attrs_as<ConvAttrs>();
   const Batched& x = c.args[0];
   const Batched& k = c.args[1];
-  if (at.batch_groups != 1) return k.batched ? per_example_loop(c) : batch_grouped_conv(c);
+  if (at.batch_groups != 1) return k.batched ? batch_grouped_conv_kernel(c) : batch_grouped_conv(c);
   const Shape& out = c.out.shape;  // [N, O, spatial...]
   if (!k.batched) {
     Shape folded_x{x.value.shape()[0] * x.value.shape()[1]};

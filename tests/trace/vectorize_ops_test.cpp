@@ -205,6 +205,9 @@ std::vector<Case> cases() {
       {"conv, batch groups, kernel batched",
        [](auto& x) { return conv(x[0], x[1], conv_options(1, 2)); },
        {batched(f32({4, 3, 3, 6}, 104), 1), batched(f32({4, 3, 3, 3}, 105), 3)}},
+      {"conv, batch groups, kernel batched alone",
+       [](auto& x) { return conv(x[0], x[1], conv_options(1, 2)); },
+       {shared(f32({4, 3, 6}, 106)), batched(f32({3, 4, 3, 3}, 107), 0)}},
       {"window_sum",
        [pooled](auto& x) {
          return window_sum(x[0], {2, 2}, pooled);
