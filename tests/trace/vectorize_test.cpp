@@ -8,6 +8,7 @@
 #include "nxv/grad.hpp"
 #include "nxv/vectorize.hpp"
 #include "support/parity.hpp"
+#include "trace/graph.hpp"
 
 namespace nxv {
 namespace {
@@ -211,6 +212,33 @@ TEST(Vectorize, CustomGradientsFollowTheRulePerExample) {
   expect_same(full({4, 2}, 3.0), dx);
   expect_same(full({2}, 20.0), dw);  // 5 from each of the four examples
   expect_same(xs * w, vectorize(f, {0, not_batched})(xs, w));
+}
+
+// An undefined cotangent from the rule means zero, for a batched input as for a shared one.
+TEST(Vectorize, CustomGradientsMayLeaveCotangentsUndefined) {
+  auto f = custom_grad([](const Tensor& x, const Tensor& w) { return x * w; },
+                       [](std::span<const Tensor>, const Tensor&, const Tensor& cotangent) {
+                         return std::vector<Tensor>{Tensor(), cotangent * 2.0};
+                       });
+  const Tensor xs = rand({3, 2}, 26), w = rand({2}, 27);
+  auto loss = [&](const std::tuple<Tensor, Tensor>& args) {
+    return sum(vectorize(f, {0, not_batched})(std::get<0>(args), std::get<1>(args)));
+  };
+  const auto [dx, dw] = grad(loss)(std::make_tuple(xs, w));
+  expect_same(zeros({3, 2}), dx);
+  expect_same(full({2}, 6.0), dw);
+}
+
+// The batched graph has the per-example graph's size whatever the batch size: no op is run example by example.
+TEST(Vectorize, TheBatchedGraphDoesNotGrowWithTheBatch) {
+  const Params p = mlp_params(reference_backend());
+  const InAxes axes{not_batched, not_batched, not_batched, not_batched, 0, 0};
+  auto per_example_grads = vectorize(grad(mlp_loss), axes);
+  auto nodes = [&](std::int64_t batch) {
+    const Tensor xs = rand({batch, 4}, 28), labels = zeros({batch, 3});
+    return trace(per_example_grads, p, xs, labels).graph->nodes.size();
+  };
+  EXPECT_EQ(nodes(2), nodes(16));
 }
 
 TEST(Vectorize, AnEmptyBatchGivesEmptyResults) {
