@@ -125,9 +125,9 @@ TEST(Vectorize, PerExampleGradientsOfACnnEqualTheLoopOnVulkan) {
   expect_per_example_cnn_gradients(vulkan::backend());
 }
 
-TEST(Vectorize, GradOfAVectorizedFunction) {
-  const Params p = mlp_params(reference_backend());
-  const Tensor xs = rand({5, 4}, 6), labels = one_hot_labels(reference_backend());
+void expect_grad_of_vectorized_function(Backend& b) {
+  const Params p = mlp_params(b);
+  const Tensor xs = rand({5, 4}, 6, b), labels = one_hot_labels(b);
   const InAxes axes{not_batched, not_batched, not_batched, not_batched, 0, 0};
   auto batch_loss = [&](const Params& q, const Tensor& x, const Tensor& y) {
     return sum(vectorize(mlp_loss, axes)(q, x, y));
@@ -139,11 +139,19 @@ TEST(Vectorize, GradOfAVectorizedFunction) {
   };
   const Params got = grad(batch_loss)(p, xs, labels), expected = grad(looped_loss)(p, xs, labels);
   ASSERT_EQ(got.size(), p.size());
-  // The batch's sum adds the examples in another order than the loop does: equal to rounding.
+  // The batched backward pass sums over the examples inside its dots, the loop adds per-example gradients: equal
+  // to rounding.
   for (const auto& [name, g] : got) {
     SCOPED_TRACE(name);
     expect_close(expected.at(name), g);
   }
+}
+
+TEST(Vectorize, GradOfAVectorizedFunctionOnTheReference) { expect_grad_of_vectorized_function(reference_backend()); }
+
+TEST(Vectorize, GradOfAVectorizedFunctionOnVulkan) {
+  NXV_REQUIRE_VULKAN();
+  expect_grad_of_vectorized_function(vulkan::backend());
 }
 
 TEST(Vectorize, NestedVectorizeIsAPairwiseMap) {
