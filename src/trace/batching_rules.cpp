@@ -8,7 +8,7 @@
 //     usually needs its axis attributes shifted by one (shifted()); an op with several inputs usually needs the
 //     shared ones broadcast first (ensure_batched()). per_example_loop() is the exact, slow fallback.
 //  2. Add its case below (a new family may go into its own batching_rules_<family>.cpp, declared in batching.hpp).
-//  3. Add its row to the op table of tests/trace/vectorize_ops_test.cpp, with batched and shared inputs mixed.
+//  3. Add its row to the op table of tests/trace/batching_rules_test.cpp, with batched and shared inputs mixed.
 // A node that holds subgraphs (control flow) batches its bodies with evaluate_batched() (batching.hpp). Where a
 // loop's condition or a cond's predicate comes out batched, the examples diverge: as JAX's vmap does, a loop then
 // runs while any example's condition holds and keeps finished examples' carries with select, and a cond evaluates

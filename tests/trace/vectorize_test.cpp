@@ -1,6 +1,6 @@
 // vectorize as a transformation: containers and in_axes, nesting, grad of vectorize, vectorize of grad
 // (per-example gradients of an MLP equal to looping over the examples, bit for bit), under jit, custom gradients,
-// an empty batch, and the errors for bad in_axes. The per-op rules are checked in vectorize_ops_test.cpp.
+// an empty batch, and the errors for bad in_axes. The per-op rules are checked in batching_rules_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>

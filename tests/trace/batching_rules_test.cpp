@@ -311,17 +311,17 @@ std::vector<Tensor> example_inputs(const Case& c) {
   return example(inputs, axes, 0);
 }
 
-TEST(VectorizeOps, EqualsStackedPerExampleCallsOnTheReference) {
+TEST(BatchingRules, EqualsStackedPerExampleCallsOnTheReference) {
   for (const Case& c : cases()) expect_vectorizes(c, reference_backend());
 }
 
-TEST(VectorizeOps, EqualsStackedPerExampleCallsOnVulkan) {
+TEST(BatchingRules, EqualsStackedPerExampleCallsOnVulkan) {
   NXV_REQUIRE_VULKAN();
   for (const Case& c : cases()) expect_vectorizes(c, vulkan::backend());
 }
 
 // Every OpCode appears in some case's graph, so that each batching rule runs (op_info names "?" past the last).
-TEST(VectorizeOps, TheCasesReachEveryOpCode) {
+TEST(BatchingRules, TheCasesReachEveryOpCode) {
   std::set<OpCode> reached;
   for (const Case& c : cases()) {
     const TracedFunction t = trace(c.fn, example_inputs(c));
