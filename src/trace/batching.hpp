@@ -6,6 +6,7 @@
 // reduction ops) and batching_rules_indexing.cpp (dot, conv, windows, indexing); each builds the batched OpCall
 // directly, so the per-example arithmetic (and so each result bit) is the unbatched op's.
 #pragma once
+#include <optional>
 #include <span>
 #include <vector>
 

@@ -13,8 +13,6 @@
 // loop's condition or a cond's predicate comes out batched, the examples diverge: as JAX's vmap does, a loop then
 // runs while any example's condition holds and keeps finished examples' carries with select, and a cond evaluates
 // both branches and selects per example.
-#include <numeric>
-
 #include "nxv/ops.hpp"
 #include "ops/apply.hpp"
 #include "trace/batching.hpp"
