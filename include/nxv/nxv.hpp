@@ -4,8 +4,8 @@
 //
 // tensors and dtypes (tensor.hpp, dtype.hpp, shape.hpp), the op set (ops.hpp, with indexing.hpp and conv.hpp),
 // backends and their registry (backend.hpp), the Vulkan backend and its fusion compiler (vulkan.hpp), host-fallback
-// accounting (fallback.hpp), numerical definitions and jit (defn.hpp), gradients (grad.hpp) and neural-network
-// layers, losses and optimizers (nn.hpp). Errors are nxv::Error (error.hpp).
+// accounting (fallback.hpp), numerical definitions and jit (defn.hpp), gradients (grad.hpp), vectorize (vectorize.hpp)
+// and neural-network layers, losses and optimizers (nn.hpp). Errors are nxv::Error (error.hpp).
 #pragma once
 #include "nxv/backend.hpp"
 #include "nxv/conv.hpp"
@@ -19,4 +19,5 @@
 #include "nxv/ops.hpp"
 #include "nxv/shape.hpp"
 #include "nxv/tensor.hpp"
+#include "nxv/vectorize.hpp"
 #include "nxv/vulkan.hpp"

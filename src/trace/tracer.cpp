@@ -100,12 +100,14 @@ Tensor Tracer::record_marker(NodeKind kind, std::span<const Tensor> inputs, cons
   return append(std::move(node));
 }
 
-Tensor Tracer::parameter(const Tensor& like) {
+Tensor Tracer::parameter(const Tensor& like) { return parameter(like.type(), like.weak()); }
+
+Tensor Tracer::parameter(const TensorType& type, bool weak) {
   check_open("trace");
   Node node;
   node.kind = NodeKind::parameter;
-  node.type = like.type();
-  node.weak = like.weak();
+  node.type = type;
+  node.weak = weak;
   node.parameter = static_cast<int>(graph_.parameters.size());
   graph_.parameters.push_back(static_cast<NodeId>(graph_.nodes.size()));
   return append(std::move(node));
