@@ -12,9 +12,10 @@
 //    (0 * inf is NaN, as in XLA, where padding is zero-valued elements).
 //  - window_sum/product/max/min fold acc = op(acc, x) from the identity over the window in row-major order;
 //    padding is the identity (it never changes the result). max/min propagate NaN.
-//  - window_scatter_max/min: each window selects the FIRST maximum (minimum) in row-major window order: an
-//    element replaces the current choice only when it is strictly greater (less). NaN counts as larger (and
-//    smaller) than every number, so the first NaN of a window is selected. Padding is never selected; a window
+//  - window_scatter_max/min: each window selects the LAST maximum (minimum) in row-major window order, as Nx's
+//    reference does: an element replaces the current choice when it is greater (less) or equal (-0.0 equals
+//    +0.0). NaN counts as larger (and smaller) than every number, so the last NaN of a window is selected (so a
+//    max-pool's gradient over a window of relu zeros goes to its last zero). Padding is never selected; a window
 //    that is all padding selects nothing. out = init + the sum of the source values of the windows that selected
 //    each position, added in increasing window order (row-major over the windows).
 #pragma once
@@ -81,7 +82,7 @@ Tensor window_min(const Tensor& x, const Shape& window, const WindowOptions& opt
 Tensor window_mean(const Tensor& x, const Shape& window, const WindowOptions& options = {});
 
 // Nx.window_scatter_max/min: for each window of x (as window_max would form them), source's element for that
-// window is added to the position of the window's first maximum (minimum); every position starts at `init`
+// window is added to the position of the window's last maximum (minimum); every position starts at `init`
 // (a scalar). source has window_max's output shape; the result has x's shape and the dtype that promotes
 // source and init. Window dilations are supported as well.
 Tensor window_scatter_max(const Tensor& x, const Tensor& source, const Tensor& init, const Shape& window,

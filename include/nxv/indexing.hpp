@@ -32,9 +32,21 @@ Tensor gather(const Tensor& x, const Tensor& indices);
 // updates.shape = indices.shape[:-1] + x.shape[k:]. The result dtype promotes x and updates.
 Tensor indexed_add(const Tensor& x, const Tensor& indices, const Tensor& updates);
 Tensor indexed_put(const Tensor& x, const Tensor& indices, const Tensor& updates);
+// Nx's :axes option: indices[..., k] address the k axes `axes` of x, in that order, instead of the leading k.
+// gather's result is indices.shape[:-1] + x's other axes in order, and updates have that shape too.
+Tensor gather(const Tensor& x, const Tensor& indices, const Axes& axes);
+Tensor indexed_add(const Tensor& x, const Tensor& indices, const Tensor& updates, const Axes& axes);
+Tensor indexed_put(const Tensor& x, const Tensor& indices, const Tensor& updates, const Axes& axes);
 // Nx.put_slice: `slice` written into x at `start_indices`, each start clamped into [0, dim - slice dim] so that
 // the slice fits (as Nx). The result has x's dtype promoted with slice's.
 Tensor put_slice(const Tensor& x, const Shape& start_indices, const Tensor& slice);
+// slice and put_slice with traced start indices (Nx.slice / Nx.put_slice given tensors; JAX's dynamic_slice and
+// dynamic_update_slice): one rank-0 integer tensor per axis, read on the device, so the call stays resident and
+// traces under jit. Each start is clamped into [0, dim - extent], extent = the span the slice covers
+// ((length - 1) * stride + 1, or the slice's dim), as Nx clamps.
+Tensor dynamic_slice(const Tensor& x, const std::vector<Tensor>& starts, const Shape& lengths,
+                     const OptAxes& strides = std::nullopt);
+Tensor dynamic_put_slice(const Tensor& x, const std::vector<Tensor>& starts, const Tensor& slice);
 
 // Stable sort along `axis` (see the order above). argsort returns s64 positions.
 Tensor sort(const Tensor& x, int axis = -1, bool descending = false);

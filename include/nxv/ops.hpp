@@ -51,10 +51,14 @@ Tensor weak_scalar(Scalar value, Backend& backend = default_backend());
 Tensor full(const Shape& shape, double value, DType dtype = DType::f32, Backend& backend = default_backend());
 Tensor zeros(const Shape& shape, DType dtype = DType::f32, Backend& backend = default_backend());
 Tensor ones(const Shape& shape, DType dtype = DType::f32, Backend& backend = default_backend());
-// Counts 0, 1, 2, ... along `axis`, constant along the others.
-Tensor iota(const Shape& shape, int axis = 0, DType dtype = DType::s64, Backend& backend = default_backend());
+// Counts 0, 1, 2, ... along `axis`, constant along the others; with no axis (std::nullopt), counts every element
+// in row-major order (Nx.iota without :axis).
+Tensor iota(const Shape& shape, std::optional<int> axis = 0, DType dtype = DType::s64,
+            Backend& backend = default_backend());
 // An n×m identity matrix (m = n by default).
 Tensor eye(std::int64_t n, std::int64_t m = -1, DType dtype = DType::f32, Backend& backend = default_backend());
+// Batched identities (Nx.eye of a shape): shape [..., n, m], rank >= 2, each trailing n×m matrix an identity.
+Tensor eye(const Shape& shape, DType dtype = DType::f32, Backend& backend = default_backend());
 
 // ---- counter-based random numbers (Philox-4x32-10) ---------------------------------------------------------
 // Values depend only on (key, shape, dtype) and are bit-identical on every backend.
@@ -151,6 +155,10 @@ Tensor clip(const Tensor& x, const Tensor& low, const Tensor& high);
 Tensor clip(const Tensor& x, Scalar low, Scalar high);
 // Conversion: float→int truncates toward zero (NaN→0, out of range saturates); anything→pred is x != 0.
 Tensor as_type(const Tensor& x, DType dtype);
+// Nx.bitcast: x's bits read as `dtype`, which must have the same bit width (s32 <-> f32, s64 <-> f64; pred is no
+// bit pattern and is refused). A view: no element is converted or copied. Its gradient is zero (the result of
+// reinterpreting an integer carries no derivative; an integer result stops the backward pass).
+Tensor bitcast(const Tensor& x, DType dtype);
 
 Tensor operator+(const Tensor& a, const Tensor& b);
 Tensor operator-(const Tensor& a, const Tensor& b);
@@ -175,10 +183,14 @@ Tensor reduce_min(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep
 Tensor all(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
 Tensor any(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
 Tensor mean(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
-// Index (s64) of the first maximum / minimum; NaN counts as larger than any number (the first NaN wins).
-// axis: nullopt = over the flattened tensor.
-Tensor argmax(const Tensor& x, std::optional<int> axis = std::nullopt, bool keep_axis = false);
-Tensor argmin(const Tensor& x, std::optional<int> axis = std::nullopt, bool keep_axis = false);
+// Index (s64) of the first maximum / minimum (the last with TieBreak::high, Nx's tie_break: :high); NaN counts as
+// larger than any number (the first NaN wins, or the last with TieBreak::high). axis: nullopt = over the flattened
+// tensor.
+enum class TieBreak { low, high };
+Tensor argmax(const Tensor& x, std::optional<int> axis = std::nullopt, bool keep_axis = false,
+              TieBreak tie_break = TieBreak::low);
+Tensor argmin(const Tensor& x, std::optional<int> axis = std::nullopt, bool keep_axis = false,
+              TieBreak tie_break = TieBreak::low);
 
 // ---- movement --------------------------------------------------------------------------------------------
 Tensor reshape(const Tensor& x, const Shape& shape);                  // one dimension may be -1; a view
@@ -205,6 +217,26 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
            const Axes& batch_b);
 // NumPy's dot: the last axis of a with the second-to-last of b (the only one if b is a vector).
 Tensor dot(const Tensor& a, const Tensor& b);
+
+// ---- composites (built from the ops above, so they run on every backend, differentiate and fuse) ----------
+// Integer and pred inputs are converted to f32 first, as by mean.
+// log(sum(exp(x))) over `axes`, shifted by the max so it cannot overflow: a row of only -inf (or an empty one)
+// gives -inf, any +inf gives +inf, any NaN gives NaN. Its gradient is softmax(x) (0 on a row of only -inf).
+Tensor logsumexp(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
+// Nx.variance: sum((x - mean)^2) / (count - ddof) over `axes`; ddof >= 0 (count <= ddof gives inf or NaN).
+Tensor variance(const Tensor& x, const OptAxes& axes = std::nullopt, std::int64_t ddof = 0, bool keep_axes = false);
+// Nx.standard_deviation: sqrt(variance(x, axes, ddof, keep_axes)).
+Tensor standard_deviation(const Tensor& x, const OptAxes& axes = std::nullopt, std::int64_t ddof = 0,
+                          bool keep_axes = false);
+// Nx.covariance: x of shape [..., n, d] (n observations of d variables) gives [..., d, d], the centred products
+// summed over the observations and divided by n - ddof.
+Tensor covariance(const Tensor& x, std::int64_t ddof = 0);
+// Nx.all_close: a rank-0 pred, whether |a - b| <= atol + rtol |b| everywhere (a and b broadcast, compared in
+// the float type of their promoted dtype). NaN is close to nothing unless equal_nan (then to NaN); an infinity
+// only to the same infinity.
+Tensor all_close(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
+// Nx.stack: tensors of one shape joined along a new axis `axis` (in [-(rank + 1), rank]); dtypes promote.
+Tensor stack(const std::vector<Tensor>& xs, int axis = 0);
 
 }  // namespace nxv
 

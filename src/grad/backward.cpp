@@ -59,6 +59,10 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     case OpCode::window_reduce:
     case OpCode::window_scatter:
       return rules::window_vjp(v);
+    // Reinterpreted bits have no derivative: an integer input takes none, and a float input's integer result is
+    // never followed (as JAX, whose bitcast_convert_type has a zero derivative).
+    case OpCode::bitcast:
+      return std::vector<Tensor>(v.x.size());
   }
   detail::fail("grad: no gradient rule for ", format_call(v.call));
 }

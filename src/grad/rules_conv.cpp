@@ -105,8 +105,8 @@ Tensor window_sum_transpose(const WindowAttrs& a, const Shape& x_shape, const Te
 }
 
 // d out / d source of window_scatter: each window's cotangent is g at the element the window selected. Per window
-// offset k (row-major), the strided slice of x at that offset; the first offset equal to the window's max (min),
-// or NaN, among the in-bounds ones takes g there.
+// offset k (row-major), the strided slice of x at that offset; the last offset equal to the window's max (min),
+// or NaN, among the in-bounds ones takes g there (a later match replaces an earlier one: the kernels' tie rule).
 Tensor window_scatter_source_grad(const WindowAttrs& a, const Tensor& x, const Tensor& g, const Shape& windows) {
   const bool is_max = a.fn == ReduceFn::max;
   const WindowOptions o = window_options(a);
@@ -115,16 +115,13 @@ Tensor window_scatter_source_grad(const WindowAttrs& a, const Tensor& x, const T
   for (int i = 0; i < x.rank(); ++i) config.push_back({a.pad_low[i], a.pad_high[i], 0});
   const Tensor xp = pad(x, 0.0, config), gp = pad(g, 0.0, config);
   const Tensor inside = pad(broadcast(scalar_like(1.0, x), x.shape()), 0.0, config);
-  Tensor result, taken;
+  Tensor result = broadcast(scalar_like(0.0, g), windows);
   Shape starts = Shape::filled(x.rank(), 0);
   auto at = [&](const Tensor& t) { return slice(t, starts, windows, a.strides); };
   while (true) {
     const Tensor here = at(xp);
     const Tensor chosen = logical_and(not_equal(at(inside), 0.0), logical_or(equal(here, best), is_nan(here)));
-    const Tensor first = taken.defined() ? logical_and(chosen, logical_not(taken)) : chosen;
-    taken = taken.defined() ? logical_or(taken, chosen) : chosen;
-    const Tensor part = select(first, at(gp), scalar_like(0.0, g));
-    result = result.defined() ? add(result, part) : part;
+    result = select(chosen, at(gp), result);
     int d = x.rank() - 1;  // next window offset, row-major
     for (; d >= 0; --d) {
       starts[d] += a.window_dilation[d];

@@ -48,9 +48,11 @@ Tensor scalar(double value, DType dtype, Backend& backend) { return full({}, val
 Tensor zeros(const Shape& shape, DType dtype, Backend& backend) { return full(shape, 0.0, dtype, backend); }
 Tensor ones(const Shape& shape, DType dtype, Backend& backend) { return full(shape, 1.0, dtype, backend); }
 
-Tensor iota(const Shape& shape, int axis, DType dtype, Backend& backend) {
+Tensor iota(const Shape& shape, std::optional<int> axis, DType dtype, Backend& backend) {
   check_shape(shape, "iota");
-  const OpCall call{OpCode::iota, AxisAttrs{shape.empty() ? 0 : normalize_axis(axis, shape.size(), "iota")}};
+  // No axis: the row-major count is a count along one axis of the flattened shape, viewed as `shape`.
+  if (!axis) return reshape(iota(Shape{num_elements(shape)}, 0, dtype, backend), shape);
+  const OpCall call{OpCode::iota, AxisAttrs{shape.empty() ? 0 : normalize_axis(*axis, shape.size(), "iota")}};
   return apply_on(backend, call, {shape, dtype});
 }
 
@@ -59,6 +61,15 @@ Tensor eye(std::int64_t n, std::int64_t m, DType dtype, Backend& backend) {
   NXV_CHECK(n >= 0, "eye", "negative size ", n);
   OpCall call{OpCode::eye, {}};
   return apply_on(backend, call, {{n, m}, dtype});
+}
+
+Tensor eye(const Shape& shape, DType dtype, Backend& backend) {
+  NXV_CHECK(shape.size() >= 2, "eye", "got the shape ", to_string(shape),
+            ", expected rank 2 or more ([..., n, m]: a batch of n×m identities)");
+  check_shape(shape, "eye");
+  const int r = shape.size();
+  const Tensor one = eye(shape[r - 2], shape[r - 1], dtype, backend);
+  return r == 2 ? one : broadcast(one, shape);
 }
 
 Tensor uniform(Key k, const Shape& shape, DType dtype, double low, double high, Backend& backend) {

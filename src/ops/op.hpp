@@ -59,6 +59,8 @@ enum class OpCode : std::uint8_t {
   sort,             // stable; NaN sorts last (ascending)
   argsort,          // as sort, returns s64 indices
   cumulative,       // sum, product, max, min scans
+  // ---- reinterpretation ----
+  bitcast,  // to out.dtype of the same width: a view (backends share the input's storage, as reshape)
 };
 
 // Function ids of the elementwise ops. The numbers are shared with the shaders (see elementwise.def).
@@ -84,7 +86,8 @@ const char* fn_name(ArgReduceFn f);
 // ---- The attribute structs, one per op family (op_info() says which op takes which) ----
 // Every field has an initializer, so that designated initializers may leave any out.
 
-// select, clip, cast, reshape, eye, gather, indexed_add, indexed_put: the inputs and the result type say it all.
+// select, clip, cast, reshape, eye, gather, indexed_add, indexed_put, bitcast: the inputs and the result type say
+// it all.
 using NoAttrs = std::monostate;
 
 struct UnaryAttrs {
@@ -277,6 +280,8 @@ constexpr OpInfo op_info(OpCode code) {
       return {"argsort", attrs_index<SortAttrs>};
     case OpCode::cumulative:
       return {"cumulative", attrs_index<CumulativeAttrs>};
+    case OpCode::bitcast:
+      return {"bitcast", attrs_index<NoAttrs>};
   }
   return {"?", attrs_index<NoAttrs>};
 }

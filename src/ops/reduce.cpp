@@ -74,11 +74,27 @@ Tensor mean(const Tensor& x, const OptAxes& axes, bool keep) {
   return divide(total, Scalar(static_cast<double>(count)));
 }
 
-Tensor argmax(const Tensor& x, std::optional<int> axis, bool keep) {
-  return arg_reduce_op(ArgReduceFn::argmax, x, axis, keep);
+namespace {
+// TieBreak::high as a composition: the first extremum of the reversed axis (of the reversed tensor, whose
+// row-major order is the flattened order backwards) is the last one of x, at position (n - 1) - index.
+Tensor arg_reduce_ties(ArgReduceFn fn, const Tensor& x, std::optional<int> axis, bool keep, TieBreak tie_break) {
+  if (tie_break == TieBreak::low) return arg_reduce_op(fn, x, axis, keep);
+  check_defined(x, fn_name(fn));
+  if (axis) {
+    const int a = normalize_axis(*axis, x.rank(), fn_name(fn));
+    const Tensor first = arg_reduce_op(fn, reverse(x, Axes{a}), a, keep);
+    return subtract(Scalar(static_cast<long long>(x.shape()[a] - 1)), first);
+  }
+  const Tensor first = arg_reduce_op(fn, reverse(x), std::nullopt, keep);
+  return subtract(Scalar(static_cast<long long>(x.size() - 1)), first);
 }
-Tensor argmin(const Tensor& x, std::optional<int> axis, bool keep) {
-  return arg_reduce_op(ArgReduceFn::argmin, x, axis, keep);
+}  // namespace
+
+Tensor argmax(const Tensor& x, std::optional<int> axis, bool keep, TieBreak tie_break) {
+  return arg_reduce_ties(ArgReduceFn::argmax, x, axis, keep, tie_break);
+}
+Tensor argmin(const Tensor& x, std::optional<int> axis, bool keep, TieBreak tie_break) {
+  return arg_reduce_ties(ArgReduceFn::argmin, x, axis, keep, tie_break);
 }
 
 }  // namespace nxv

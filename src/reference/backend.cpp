@@ -186,6 +186,8 @@ class ReferenceBackend final : public Backend {
       case OpCode::cumulative:
         cumulative(call.attrs_as<CumulativeAttrs>(), arg(0), out, dst());
         break;
+      case OpCode::bitcast:
+        return arg(0).storage();  // a view: the same bytes read as a dtype of the same width
     }
     NXV_CHECK(result != nullptr, describe(call), "the reference backend has no kernel for op code ",
               static_cast<int>(call.code));

@@ -2,9 +2,9 @@
 // orders include/nxv/conv.hpp defines and src/vulkan/kernels/window.comp, window_scatter.comp follow:
 //  - window_reduce: acc = identity; acc = op(acc, x) over the window's in-bounds elements in row-major order
 //    (padding is the identity, so skipping it is the same).
-//  - window_scatter: each window selects the first strict maximum (minimum) of its in-bounds elements, a NaN
-//    beating every number; out = init, then out[selected] = out[selected] + source[window] over the windows in
-//    row-major order.
+//  - window_scatter: each window selects the last maximum (minimum) of its in-bounds elements (Nx's tie rule),
+//    a NaN beating every number (the last NaN wins); out = init, then out[selected] = out[selected] +
+//    source[window] over the windows in row-major order.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -108,8 +108,9 @@ void window_scatter(const WindowAttrs& attrs, const Tensor& x, const Tensor& sou
       C best{};
       for_each_in_window(attrs, x.shape(), strides, o, [&](std::int64_t at) {
         const C v = load<S, C>(xs, at);
-        const bool better = is_max ? v > best : v < best;
-        if (selected < 0 || (!is_nan(best) && (is_nan(v) || better))) {
+        // >= (<=): a tie moves the choice to the later element.
+        const bool at_least = is_max ? v >= best : v <= best;
+        if (selected < 0 || is_nan(v) || (!is_nan(best) && at_least)) {
           selected = at;
           best = v;
         }

@@ -130,6 +130,7 @@ std::string format_call(const OpCall& call) {
     case OpCode::cast:
     case OpCode::reshape:
     case OpCode::eye:
+    case OpCode::bitcast:
       break;
   }
   return s.str();

@@ -41,7 +41,8 @@ class VulkanBackend final : public Backend {
   }
 
   std::shared_ptr<Storage> execute(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) override {
-    if (call.code == OpCode::reshape) return inputs[0].storage();  // a view: same elements, same order
+    // Views: the same bytes, in the same order (reshape) or read as another dtype of the same width (bitcast).
+    if (call.code == OpCode::reshape || call.code == OpCode::bitcast) return inputs[0].storage();
     check_fits_device(out, [&] { return describe(call); });
     BufferPtr result;
     if (!fallback_forced(call) && kernels::device_ready() && run_native(call, inputs, out, result))
@@ -96,6 +97,7 @@ class VulkanBackend final : public Backend {
       case OpCode::cumulative:
         return kernels::sorting(call, in, out, result);
       case OpCode::reshape:
+      case OpCode::bitcast:
         return false;  // handled in execute()
       default:
         return false;  // an op without a kernel family: the host fallback

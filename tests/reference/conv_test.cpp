@@ -1,6 +1,6 @@
 // conv, window reductions and window scatters on the reference backend, against hand-computed results:
 // every option of Nx.conv, the summation order's NaN-from-padding rule, and the window scatter's tie rule
-// (the first maximum in row-major window order).
+// (the last maximum in row-major window order, as Nx's reference).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -162,30 +162,34 @@ TEST(WindowReference, IntegerWindowsKeepTheirType) {
   EXPECT_EQ(y.to_vector<std::int32_t>(), (std::vector<std::int32_t>{3, 5}));
 }
 
-TEST(WindowScatterReference, TiesGoToTheFirstElement) {
+TEST(WindowScatterReference, TiesGoToTheLastElement) {
+  // Windows of relu zeros (and -0.0 beside +0.0, equal keys): Nx's reference sends each to its last element.
   WindowOptions o;
   o.strides = {1, 2};
   const Tensor y =
-      window_scatter_max(f({0, 0, 0, 0}, {1, 4}), f({1, 2}, {1, 2}), scalar(0.0, DType::f32, host()), {1, 2}, o);
-  EXPECT_EQ(vals(y), (std::vector<float>{1, 0, 2, 0}));
+      window_scatter_max(f({0, 0, 0, -0.0f}, {1, 4}), f({1, 2}, {1, 2}), scalar(0.0, DType::f32, host()), {1, 2}, o);
+  EXPECT_EQ(vals(y), (std::vector<float>{0, 1, 0, 2}));
   const Tensor z =
-      window_scatter_min(f({0, 0, 0, 0}, {1, 4}), f({1, 2}, {1, 2}), scalar(0.0, DType::f32, host()), {1, 2}, o);
-  EXPECT_EQ(vals(z), (std::vector<float>{1, 0, 2, 0}));
+      window_scatter_min(f({0, 0, -0.0f, 0}, {1, 4}), f({1, 2}, {1, 2}), scalar(0.0, DType::f32, host()), {1, 2}, o);
+  EXPECT_EQ(vals(z), (std::vector<float>{0, 1, 0, 2}));
+  // A 2x2 window of zeros: its last element in row-major order, (1, 1).
+  const Tensor w = window_scatter_max(f({0, 0, 0, 0}, {2, 2}), f({5}, {1, 1}), scalar(0.0, DType::f32, host()), {2, 2});
+  EXPECT_EQ(vals(w), (std::vector<float>{0, 0, 0, 5}));
 }
 
 TEST(WindowScatterReference, OverlappingWindowsAccumulateOnInit) {
-  // Windows [1 3 2], [3 2 3], [2 3 1]: the first two select index 1 (the first 3), the last index 3.
+  // Windows [1 3 2], [3 2 3], [2 3 1]: the first selects index 1 (its only 3), the other two index 3 (the last 3).
   const Tensor y =
       window_scatter_max(f({1, 3, 2, 3, 1}, {5}), f({10, 20, 30}, {3}), scalar(0.5, DType::f32, host()), {3});
-  EXPECT_EQ(vals(y), (std::vector<float>{0.5, 30.5, 0.5, 30.5, 0.5}));
+  EXPECT_EQ(vals(y), (std::vector<float>{0.5, 10.5, 0.5, 50.5, 0.5}));
 }
 
-TEST(WindowScatterReference, FirstNanWinsAndPaddingIsNeverSelected) {
+TEST(WindowScatterReference, LastNanWinsAndPaddingIsNeverSelected) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_EQ(vals(window_scatter_max(f({1, nan, 5, nan}, {4}), f({7}, {1}), scalar(0.0, DType::f32, host()), {4})),
-            (std::vector<float>{0, 7, 0, 0}));
-  EXPECT_EQ(vals(window_scatter_min(f({1, nan, -5, nan}, {4}), f({7}, {1}), scalar(0.0, DType::f32, host()), {4})),
-            (std::vector<float>{0, 7, 0, 0}));
+  EXPECT_EQ(vals(window_scatter_max(f({1, nan, 5, nan, 2}, {5}), f({7}, {1}), scalar(0.0, DType::f32, host()), {5})),
+            (std::vector<float>{0, 0, 0, 7, 0}));
+  EXPECT_EQ(vals(window_scatter_min(f({1, nan, -5, nan, -9}, {5}), f({7}, {1}), scalar(0.0, DType::f32, host()), {5})),
+            (std::vector<float>{0, 0, 0, 7, 0}));
   // Windows over [pad, pad], [pad, x0], [x0, x1]: the first selects nothing; any element, even -inf, is chosen
   // over padding.
   WindowOptions o;
@@ -193,8 +197,9 @@ TEST(WindowScatterReference, FirstNanWinsAndPaddingIsNeverSelected) {
   EXPECT_EQ(vals(window_scatter_max(f({1, 2}, {2}), f({1, 2, 3}, {3}), scalar(0.0, DType::f32, host()), {2}, o)),
             (std::vector<float>{2, 3}));
   const float inf = std::numeric_limits<float>::infinity();
+  // [x0, x1] = [-inf, -inf] is a tie: the last, x1.
   EXPECT_EQ(vals(window_scatter_max(f({-inf, -inf}, {2}), f({1, 2, 3}, {3}), scalar(0.0, DType::f32, host()), {2}, o)),
-            (std::vector<float>{5, 0}));
+            (std::vector<float>{2, 3}));
 }
 
 TEST(WindowScatterReference, SourceMustMatchTheWindows) {

@@ -1,7 +1,7 @@
 // OpCode::window_scatter (pooling's backward pass) in two deterministic passes, no atomics:
-//  SELECT:  one invocation per window writes the x index of its first maximum (minimum) in row-major window
-//           order -- replaced only by a strictly greater (less) element, a NaN beating every number, so the
-//           first NaN wins -- or 0xffffffff when the window is all padding.
+//  SELECT:  one invocation per window writes the x index of its last maximum (minimum) in row-major window
+//           order (Nx's tie rule) -- replaced by any greater (less) or equal element, a NaN beating every number,
+//           so the last NaN wins -- or 0xffffffff when the window is all padding.
 //  SCATTER: one invocation per x element: acc = init, then acc = acc + source[w] for every window w that covers
 //           the element and selected it, in increasing (row-major) window order -- the order in which
 //           src/reference/window.cpp's scatter loop adds them.
@@ -40,8 +40,8 @@ void main() {
           if (i3 < 0 || i3 >= int(pc.x_size[3])) continue;
           uint at = uint(i0) * xs[0] + uint(i1) * xs[1] + uint(i2) * xs[2] + uint(i3);
           A_T v = A_T(x_data[at]);
-          bool better = FN == 2 ? v > best : v < best;
-          if (chosen == 0xffffffffu || (!nxv_nan(best) && (nxv_nan(v) || better))) {
+          bool at_least = FN == 2 ? v >= best : v <= best;
+          if (chosen == 0xffffffffu || nxv_nan(v) || (!nxv_nan(best) && at_least)) {
             chosen = at;
             best = v;
           }

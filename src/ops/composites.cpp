@@ -1,0 +1,117 @@
+// Composite ops (Nx's logsumexp, variance, standard_deviation, covariance, all_close, stack): each one call for
+// the user, built here from the primitive ops. So they run on every backend, are differentiated through the
+// primitives' rules (src/grad/) and, under jit, are fused by the Vulkan compiler like hand-written compositions.
+#include <limits>
+
+#include "ops/apply.hpp"
+
+namespace nxv {
+
+namespace {
+
+Axes composite_axes(const Tensor& x, const OptAxes& axes, std::string_view op) {
+  if (axes) return normalize_axes(*axes, x.rank(), op);
+  Axes all;
+  for (int i = 0; i < x.rank(); ++i) all.push_back(i);
+  return all;
+}
+
+Shape without_axes(const Shape& in, const Axes& axes) {
+  Shape out;
+  for (int i = 0; i < in.size(); ++i)
+    if (!axes.contains(i)) out.push_back(in[i]);
+  return out;
+}
+
+std::int64_t count_over(const Tensor& x, const Axes& axes) {
+  std::int64_t n = 1;
+  for (std::int64_t a : axes) n *= x.shape()[static_cast<int>(a)];
+  return n;
+}
+
+Tensor to_float(const Tensor& x) { return x.dtype() == float_type(x.dtype()) ? x : as_type(x, float_type(x.dtype())); }
+
+Tensor is_finite(const Tensor& x) { return logical_not(logical_or(is_nan(x), is_infinity(x))); }
+
+}  // namespace
+
+Tensor logsumexp(const Tensor& x, const OptAxes& axes, bool keep_axes) {
+  check_defined(x, "logsumexp");
+  const Axes ax = composite_axes(x, axes, "logsumexp");
+  const Tensor xf = to_float(x);
+  const Tensor zero = scalar(0.0, xf.dtype(), xf.backend());
+  // Shift by the max so that exp cannot overflow. A non-finite max (a row of -inf, a +inf, a NaN, an empty
+  // axis) shifts by 0 instead: x - max would be NaN there, while the unshifted sum already gives the answer
+  // (-inf: log 0; +inf: log inf; NaN). The shift needs no gradient of its own: its terms cancel (d/dm of
+  // log(sum(exp(x - m))) + m is 1 - sum(softmax) = 0 up to rounding).
+  const Tensor m = reduce_max(xf, ax, true);
+  const Tensor shift = select(is_finite(m), m, zero);
+  const Tensor s = sum(exp(xf - shift), ax, true);
+  // log of 0 is the -inf answer, but its gradient 1/0 times exp's 0 would be NaN: the rows whose sum is 0 (every
+  // element -inf) take log(1) and are then replaced by -inf, so their gradient is 0, not NaN.
+  const Tensor empty_row = equal(s, 0.0);
+  const Tensor lse = select(empty_row, scalar(-std::numeric_limits<double>::infinity(), xf.dtype(), xf.backend()),
+                            log(select(empty_row, scalar(1.0, xf.dtype(), xf.backend()), s)) + shift);
+  return keep_axes ? lse : reshape(lse, without_axes(x.shape(), ax));
+}
+
+Tensor variance(const Tensor& x, const OptAxes& axes, std::int64_t ddof, bool keep_axes) {
+  check_defined(x, "variance");
+  NXV_CHECK(ddof >= 0, "variance", "got ddof = ", ddof, ", expected a non-negative integer");
+  const Axes ax = composite_axes(x, axes, "variance");
+  const Tensor xf = to_float(x);
+  const Tensor centered = xf - mean(xf, ax, true);
+  // As Nx: the sum of squares over (count - ddof); a count <= ddof gives inf or NaN, as the division does.
+  const double divisor = static_cast<double>(count_over(x, ax) - ddof);
+  return divide(sum(centered * centered, ax, keep_axes), Scalar(divisor));
+}
+
+Tensor standard_deviation(const Tensor& x, const OptAxes& axes, std::int64_t ddof, bool keep_axes) {
+  check_defined(x, "standard_deviation");
+  NXV_CHECK(ddof >= 0, "standard_deviation", "got ddof = ", ddof, ", expected a non-negative integer");
+  return sqrt(variance(x, axes, ddof, keep_axes));
+}
+
+Tensor covariance(const Tensor& x, std::int64_t ddof) {
+  check_defined(x, "covariance");
+  NXV_CHECK(x.rank() >= 2, "covariance", "got ", to_string(x.type()),
+            ", expected a tensor of rank 2 or more ([..., n, d]: n observations of d variables)");
+  NXV_CHECK(ddof >= 0, "covariance", "got ddof = ", ddof, ", expected a non-negative integer");
+  const int r = x.rank();
+  const Tensor xf = to_float(x);
+  const Tensor centered = xf - mean(xf, Axes{r - 2}, true);
+  Axes batch;
+  for (int i = 0; i < r - 2; ++i) batch.push_back(i);
+  // centered^T centered per batch element: contracting the observations axis gives [..., d, d].
+  const Tensor products = dot(centered, Axes{r - 2}, batch, centered, Axes{r - 2}, batch);
+  return divide(products, Scalar(static_cast<double>(x.shape()[r - 2] - ddof)));
+}
+
+Tensor all_close(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  check_defined(a, "all_close");
+  check_defined(b, "all_close");
+  broadcast_shapes(a.shape(), b.shape(), "all_close");
+  const DType t = float_type(promote(a.dtype(), b.dtype()));
+  const Tensor af = a.dtype() == t ? a : as_type(a, t);
+  const Tensor bf = b.dtype() == t ? b : as_type(b, t);
+  // |a - b| <= atol + rtol |b| (Nx, NumPy); false for NaN. An infinity is close only to itself: inf - inf is
+  // NaN and |finite - inf| <= rtol * inf holds, so infinities are compared by equality instead.
+  const Tensor within = less_equal(abs(af - bf), abs(bf) * rtol + atol);
+  Tensor close = select(logical_or(is_infinity(af), is_infinity(bf)), equal(af, bf), within);
+  if (equal_nan) close = logical_or(close, logical_and(is_nan(af), is_nan(bf)));
+  return all(close);
+}
+
+Tensor stack(const std::vector<Tensor>& xs, int axis) {
+  NXV_CHECK(!xs.empty(), "stack", "needs at least one tensor");
+  for (const Tensor& t : xs) check_defined(t, "stack");
+  for (const Tensor& t : xs)
+    NXV_CHECK(t.shape() == xs[0].shape(), "stack", "got tensors of different shapes: ", shapes_of(xs),
+              ", expected one shape");
+  const int a = normalize_axis(axis, xs[0].rank() + 1, "stack");
+  std::vector<Tensor> expanded;
+  for (const Tensor& t : xs) expanded.push_back(expand_dims(t, a));
+  return concatenate(expanded, a);
+}
+
+}  // namespace nxv
