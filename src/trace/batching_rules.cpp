@@ -196,6 +196,8 @@ Tensor batch_op(const RuleContext& c) {
       return batch_attrs<SortAttrs>(c, [](SortAttrs& a) { ++a.axis; });
     case OpCode::cumulative:
       return batch_attrs<CumulativeAttrs>(c, [](CumulativeAttrs& a) { ++a.axis; });
+    case OpCode::bitcast:  // elementwise: the batched bits reinterpreted alike
+      return batch_one_input(c);
   }
   detail::fail("vectorize: no batching rule for ", describe(c.call));
 }

@@ -114,6 +114,7 @@ std::vector<Case> cases() {
        [](auto& x) { return clip(x[0], x[1], x[2]); },
        {batched(f32({3, 4}, 12), 0), shared(f32({4}, 13)), batched(f32({3}, 14), 0)}},
       {"as_type", [](auto& x) { return as_type(x[0], DType::s32); }, {batched(f32({2, 3}, 15), 1)}},
+      {"bitcast", [](auto& x) { return bitcast(x[0], DType::s32); }, {batched(f32({2, 3}, 15), 1)}},
       {"sum", [](auto& x) { return sum(x[0], Axes{1}); }, {batched(f32({3, 4, 5}, 16), 0)}},
       {"product keep_axes",
        [](auto& x) {
