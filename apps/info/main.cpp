@@ -118,8 +118,8 @@ void print_json(const std::vector<DeviceDescription>& devices, int picked, const
     const auto b = [](bool v) { return v ? "true" : "false"; };
     std::cout << "], \"subgroup_size\": " << d.subgroup_size << ", \"float64\": " << b(d.float64)
               << ", \"int64\": " << b(d.int64) << ", \"float16\": " << b(d.float16) << ", \"int8\": " << b(d.int8)
-              << ", \"storage8\": " << b(d.storage8) << ", \"int16\": " << b(d.int16) << ", \"storage16\": " << b(d.storage16)
-              << ", \"push_descriptors\": " << b(d.push_descriptors)
+              << ", \"storage8\": " << b(d.storage8) << ", \"int16\": " << b(d.int16)
+              << ", \"storage16\": " << b(d.storage16) << ", \"push_descriptors\": " << b(d.push_descriptors)
               << ", \"denorm_preserve_f32\": " << b(d.denorm_preserve_f32)
               << ", \"denorm_preserve_f64\": " << b(d.denorm_preserve_f64)
               << ", \"signed_zero_inf_nan_f32\": " << b(d.signed_zero_inf_nan_f32)

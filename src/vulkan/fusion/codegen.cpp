@@ -18,7 +18,9 @@ namespace {
 // A dtype's compute type and buffer element type in GLSL (shared/dtypes.def).
 const char* compute_type(DType t) { return kernels::glsl_type(t).compute; }
 const char* store_type(DType t) { return kernels::glsl_type(t).store; }
-bool is_narrow(DType t) { return size_of(t) < 4; }  // stored in fewer bits than its compute type (pred, u8, s8, s16, u16)
+bool is_narrow(DType t) {
+  return size_of(t) < 4;
+}  // stored in fewer bits than its compute type (pred, u8, s8, s16, u16)
 
 // `expr` truncated to t's width as the eager kernel's store would (u8 arithmetic wraps at 256, s8 at +-128).
 std::string truncated(DType t, const std::string& expr) {
@@ -110,8 +112,8 @@ std::string type_defines(DType t) {
   std::string upper(name(t));
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return std::string("#define A_STORE ") + store_type(t) + "\n#define A_T " + compute_type(t) + "\n#define A_IS_" +
-         kernels::glsl_type(t).kind + " 1\n#define A_" + upper + " 1\n#define A_BITS " + std::to_string(8 * size_of(t)) +
-         "\n";
+         kernels::glsl_type(t).kind + " 1\n#define A_" + upper + " 1\n#define A_BITS " +
+         std::to_string(8 * size_of(t)) + "\n";
 }
 
 // Replaces the line that starts with `marker` (a comment of the source) by `with`.
@@ -212,8 +214,8 @@ class Generator {
         if (n.call.code == OpCode::unary_test)
           text << "uint " << name.str() << "(" << a << " x) { return " << e->expression << "; }\n";
         else
-          text << a << " " << name.str() << "(" << a << " x) { const int nxv_bits = " << 8 * size_of(in)
-               << "; precise " << a << " r = " << e->expression << "; return r; }\n";
+          text << a << " " << name.str() << "(" << a << " x) { const int nxv_bits = " << 8 * size_of(in) << "; precise "
+               << a << " r = " << e->expression << "; return r; }\n";
         break;
       }
       case OpCode::binary:

@@ -90,10 +90,12 @@ bool random(const OpCall& call, const TensorType& out, BufferPtr& result) {
 std::uint64_t element_bits(double value, DType dtype) {
   if (dtype == DType::pred) return value != 0.0 ? 1 : 0;  // NaN != 0
   switch (dtype) {
-#define NXV_DTYPE(name, bytes, kind, bits, value_type, storage, ...)                                 \
-  case DType::name:                                                                                  \
-    if constexpr (std::is_floating_point_v<storage>) return bits_of(static_cast<storage>(value));    \
-    else return bits_of(to_integer<storage>(value));
+#define NXV_DTYPE(name, bytes, kind, bits, value_type, storage, ...) \
+  case DType::name:                                                  \
+    if constexpr (std::is_floating_point_v<storage>)                 \
+      return bits_of(static_cast<storage>(value));                   \
+    else                                                             \
+      return bits_of(to_integer<storage>(value));
 #include "shared/dtypes.def"
   }
   return 0;
