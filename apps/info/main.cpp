@@ -65,7 +65,8 @@ void print_text(const std::vector<DeviceDescription>& devices, int picked, const
                 << (d.heap_device_local[h] ? ", device-local" : "") << "\n";
     std::cout << "  subgroup size       " << d.subgroup_size << "\n";
     std::cout << "  shader types        f64 " << yes(d.float64) << ", int64 " << yes(d.int64) << ", f16 "
-              << yes(d.float16) << ", int8 " << yes(d.int8) << " (8-bit storage " << yes(d.storage8) << ")\n";
+              << yes(d.float16) << ", int8 " << yes(d.int8) << " (8-bit storage " << yes(d.storage8) << "), int16 "
+              << yes(d.int16) << " (16-bit storage " << yes(d.storage16) << ")\n";
     std::cout << "  push descriptors    " << yes(d.push_descriptors) << "\n";
     std::cout << "  float controls      keep denormals f32 " << yes(d.denorm_preserve_f32) << ", f64 "
               << yes(d.denorm_preserve_f64) << "; keep signed zero/inf/NaN f32 " << yes(d.signed_zero_inf_nan_f32)
@@ -117,7 +118,8 @@ void print_json(const std::vector<DeviceDescription>& devices, int picked, const
     const auto b = [](bool v) { return v ? "true" : "false"; };
     std::cout << "], \"subgroup_size\": " << d.subgroup_size << ", \"float64\": " << b(d.float64)
               << ", \"int64\": " << b(d.int64) << ", \"float16\": " << b(d.float16) << ", \"int8\": " << b(d.int8)
-              << ", \"storage8\": " << b(d.storage8) << ", \"push_descriptors\": " << b(d.push_descriptors)
+              << ", \"storage8\": " << b(d.storage8) << ", \"int16\": " << b(d.int16)
+              << ", \"storage16\": " << b(d.storage16) << ", \"push_descriptors\": " << b(d.push_descriptors)
               << ", \"denorm_preserve_f32\": " << b(d.denorm_preserve_f32)
               << ", \"denorm_preserve_f64\": " << b(d.denorm_preserve_f64)
               << ", \"signed_zero_inf_nan_f32\": " << b(d.signed_zero_inf_nan_f32)

@@ -10,8 +10,9 @@ namespace nxv {
 // The dtypes, in the order of the rows of src/shared/dtypes.def, the table of their facts (not installed: it also
 // holds the shaders' types); src/core/dtype.cpp checks at compile time that this enum, kNumDTypes and dtype_of
 // agree with it. The order is not a promotion order (see promote()).
-enum class DType : std::uint8_t { pred, u8, s32, s64, f32, f64 };
-inline constexpr int kNumDTypes = 6;
+// s8 ... u64 come after the first six so that the earlier dtypes keep their numbers (shader variants, files).
+enum class DType : std::uint8_t { pred, u8, s32, s64, f32, f64, s8, s16, u16, u32, u64 };
+inline constexpr int kNumDTypes = 11;
 inline constexpr std::array<DType, kNumDTypes> all_dtypes = [] {
   std::array<DType, kNumDTypes> all{};
   for (int i = 0; i < kNumDTypes; ++i) all[i] = static_cast<DType>(i);
@@ -69,6 +70,26 @@ struct dtype_of<float> {
 template <>
 struct dtype_of<double> {
   static constexpr DType value = DType::f64;
+};
+template <>
+struct dtype_of<std::int8_t> {
+  static constexpr DType value = DType::s8;
+};
+template <>
+struct dtype_of<std::int16_t> {
+  static constexpr DType value = DType::s16;
+};
+template <>
+struct dtype_of<std::uint16_t> {
+  static constexpr DType value = DType::u16;
+};
+template <>
+struct dtype_of<std::uint32_t> {
+  static constexpr DType value = DType::u32;
+};
+template <>
+struct dtype_of<std::uint64_t> {
+  static constexpr DType value = DType::u64;
 };
 template <class T>
 inline constexpr DType dtype_of_v = dtype_of<T>::value;

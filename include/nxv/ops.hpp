@@ -176,6 +176,7 @@ Tensor operator-(const Tensor& x);
 
 // ---- reductions (axes: nullopt = all axes) ---------------------------------------------------------------
 using OptAxes = std::optional<Axes>;
+// Integer sums and products are s64 (u64 for unsigned inputs), as in Nx.
 Tensor sum(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
 Tensor product(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);
 Tensor reduce_max(const Tensor& x, const OptAxes& axes = std::nullopt, bool keep_axes = false);

@@ -23,7 +23,8 @@ struct DeviceDescription {
   std::vector<std::uint64_t> heap_sizes;  // bytes
   std::vector<bool> heap_device_local;
   std::uint32_t subgroup_size = 0;
-  bool float64 = false, int64 = false, float16 = false, int8 = false, storage8 = false, push_descriptors = false;
+  bool float64 = false, int64 = false, float16 = false, int8 = false, storage8 = false, int16 = false,
+       storage16 = false, push_descriptors = false;
   std::uint32_t max_workgroup_invocations = 0, max_workgroup_count_x = 0, max_push_constants = 0;
   std::uint32_t max_shared_memory = 0;
   // Float controls: whether shaders may ask to keep f32/f64 denormals (NVIDIA flushes f32 denormals otherwise)

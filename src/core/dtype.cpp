@@ -1,5 +1,6 @@
 #include "nxv/dtype.hpp"
 
+#include <algorithm>
 #include <iterator>
 #include <string>
 
@@ -60,9 +61,13 @@ DType promote(DType a, DType b) {
     if (x.kind != y.kind) return x.kind == DTypeKind::floating ? a : b;
     return x.bits >= y.bits ? a : b;
   }
-  // Both integers: a signed type holds an unsigned one when it is wider (all our signed types are wider than u8).
-  return x.bits >= y.bits ? (x.kind == DTypeKind::unsigned_int && y.kind == DTypeKind::signed_int ? b : a)
-                          : (y.kind == DTypeKind::unsigned_int && x.kind == DTypeKind::signed_int ? a : b);
+  if (x.kind == y.kind) return x.bits >= y.bits ? a : b;
+  // A signed and an unsigned integer (Nx.Type.merge): the signed type of at least twice the unsigned one's width,
+  // capped at 64 bits (so u64 with any signed type is s64, which cannot hold all of u64: Nx's choice too).
+  const DTypeInfo& s = x.kind == DTypeKind::signed_int ? x : y;
+  const DTypeInfo& u = x.kind == DTypeKind::signed_int ? y : x;
+  const int bits = std::min(64, std::max<int>(s.bits, 2 * u.bits));
+  return bits <= 8 ? DType::s8 : bits <= 16 ? DType::s16 : bits <= 32 ? DType::s32 : DType::s64;
 }
 
 DType float_type(DType t) { return is_float(t) ? t : DType::f32; }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ostream>
 #include <sstream>
 
@@ -45,42 +46,40 @@ Tensor Tensor::to_host() const { return to(reference_backend()); }
 
 namespace {
 
+// One element, read as its dtype's value type (the `value` column of shared/dtypes.def; memcpy: no alignment promise).
+template <class V>
+V element(const std::byte* p) {
+  V v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
 double element_as_double(const std::byte* p, DType t) {
   switch (t) {
-    case DType::pred:
-    case DType::u8:
-      return static_cast<double>(*reinterpret_cast<const std::uint8_t*>(p));
-    case DType::s32:
-      return *reinterpret_cast<const std::int32_t*>(p);
-    case DType::s64:
-      return static_cast<double>(*reinterpret_cast<const std::int64_t*>(p));
-    case DType::f32:
-      return *reinterpret_cast<const float*>(p);
-    case DType::f64:
-      return *reinterpret_cast<const double*>(p);
+#define NXV_DTYPE(name, bytes, kind, bits, value, ...) \
+  case DType::name:                                    \
+    return static_cast<double>(element<value>(p));
+#include "shared/dtypes.def"
   }
   return 0;
 }
 
 std::string format_element(const std::byte* p, DType t) {
-  char buf[64];
+  if (t == DType::pred) return element<std::uint8_t>(p) ? "true" : "false";
+  if (is_float(t)) {
+    const double v = element_as_double(p, t);
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, t == DType::f32 ? "%.7g" : "%.16g", v);
+    return buf;
+  }
+  // Integers print exactly (a double would round u64 and s64 beyond 2^53).
   switch (t) {
-    case DType::pred:
-      return *reinterpret_cast<const std::uint8_t*>(p) ? "true" : "false";
-    case DType::u8:
-      return std::to_string(*reinterpret_cast<const std::uint8_t*>(p));
-    case DType::s32:
-      return std::to_string(*reinterpret_cast<const std::int32_t*>(p));
-    case DType::s64:
-      return std::to_string(*reinterpret_cast<const std::int64_t*>(p));
-    case DType::f32:
-    case DType::f64: {
-      const double v = element_as_double(p, t);
-      if (std::isnan(v)) return "nan";
-      if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-      std::snprintf(buf, sizeof buf, t == DType::f32 ? "%.7g" : "%.16g", v);
-      return buf;
-    }
+#define NXV_DTYPE(name, bytes, kind, bits, value, ...) \
+  case DType::name:                                    \
+    return std::to_string(element<value>(p));
+#include "shared/dtypes.def"
   }
   return "?";
 }

@@ -27,8 +27,10 @@ struct DTypeName {
   DType dtype;
   std::string_view name;
 };
-constexpr DTypeName kDTypeNames[] = {{DType::pred, "BOOL"}, {DType::u8, "U8"},   {DType::s32, "I32"},
-                                     {DType::s64, "I64"},   {DType::f32, "F32"}, {DType::f64, "F64"}};
+constexpr DTypeName kDTypeNames[] = {{DType::pred, "BOOL"}, {DType::u8, "U8"},   {DType::s8, "I8"},
+                                     {DType::s16, "I16"},   {DType::u16, "U16"}, {DType::s32, "I32"},
+                                     {DType::u32, "U32"},   {DType::s64, "I64"}, {DType::u64, "U64"},
+                                     {DType::f32, "F32"},   {DType::f64, "F64"}};
 
 std::string_view safetensors_name(DType t) {
   for (const auto& d : kDTypeNames)

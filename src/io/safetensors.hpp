@@ -23,8 +23,8 @@ struct SafetensorsFile {
   std::map<std::string, std::string> metadata;
 };
 
-// Writes `tensors` (any backend; pred, u8, s32, s64, f32, f64 as BOOL, U8, I32, I64, F32, F64) and `metadata`
-// to `path`, replacing it atomically (written to "<path>.tmp" and renamed, so a crash never leaves half a
+// Writes `tensors` (any backend; every dtype: pred as BOOL, u8/s8 ... u64 as U8/I8 ... U64, f32/f64 as F32/F64) and
+// `metadata` to `path`, replacing it atomically (written to "<path>.tmp" and renamed, so a crash never leaves half a
 // checkpoint). `check_written`, when given, is called with the finished "<path>.tmp" before the rename: if it
 // throws, the file is removed and `path` is left as it was (nxv-train reads a checkpoint back before it replaces
 // the previous one). The header is space-padded to a multiple of 8 bytes, and the data is ordered by element

@@ -32,12 +32,10 @@ Tensor from_data(std::span<const T> data, const Shape& shape, Backend& backend) 
     return from_bytes(std::as_bytes(data), {shape, dtype_of_v<T>}, backend);
   }
 }
-template Tensor from_data<bool>(std::span<const bool>, const Shape&, Backend&);
-template Tensor from_data<std::uint8_t>(std::span<const std::uint8_t>, const Shape&, Backend&);
-template Tensor from_data<std::int32_t>(std::span<const std::int32_t>, const Shape&, Backend&);
-template Tensor from_data<std::int64_t>(std::span<const std::int64_t>, const Shape&, Backend&);
-template Tensor from_data<float>(std::span<const float>, const Shape&, Backend&);
-template Tensor from_data<double>(std::span<const double>, const Shape&, Backend&);
+// One instantiation per dtype's value type (shared/dtypes.def).
+#define NXV_DTYPE(name, bytes, kind, bits, value, ...) \
+  template Tensor from_data<value>(std::span<const value>, const Shape&, Backend&);
+#include "shared/dtypes.def"
 
 Tensor full(const Shape& shape, double value, DType dtype, Backend& backend) {
   check_shape(shape, "full");

@@ -1,6 +1,7 @@
 // C++ side of the elementwise ops: evaluates an op of shared/elementwise.def on compute-type values, with the
 // very expressions the shaders use (see shared/elementwise_helpers.glsl.h for why that makes them bit-identical).
-// Compute types: std::uint32_t (pred, u8), std::int32_t, std::int64_t, float, double.
+// Compute types: std::uint32_t (pred, u8, u16, u32), std::int32_t (s8, s16, s32), std::int64_t, std::uint64_t, float,
+// double.
 #pragma once
 #include <bit>
 #include <cmath>
@@ -46,7 +47,7 @@ namespace nxv {
 template <class C>
 inline constexpr bool is_compute_type_v =
     std::is_same_v<C, std::uint32_t> || std::is_same_v<C, std::int32_t> || std::is_same_v<C, std::int64_t> ||
-    std::is_same_v<C, float> || std::is_same_v<C, double>;
+    std::is_same_v<C, std::uint64_t> || std::is_same_v<C, float> || std::is_same_v<C, double>;
 
 // The classes of elementwise.def, as C++ conditions on the compute type.
 #define NXV_EW_CASE_NUM(id, expr) \
@@ -74,8 +75,10 @@ inline constexpr bool is_compute_type_v =
   case id:                         \
     return expr;
 
+// nxv_bits: the dtype's width in memory (8 x its bytes), which the bit-counting ops need (narrow dtypes compute in 32
+// bits).
 template <class C>
-C eval_unary(UnaryFn fn, C x) {
+C eval_unary(UnaryFn fn, C x, [[maybe_unused]] int nxv_bits = 8 * sizeof(C)) {
   using namespace nxv::math;
   switch (static_cast<int>(fn)) {
 #define NXV_UNARY(id, name, cls, expr) NXV_EW_CASE_##cls(id, expr)

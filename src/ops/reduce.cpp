@@ -32,7 +32,9 @@ Tensor reduce_op(ReduceFn fn, const Tensor& x, const OptAxes& axes, bool keep) {
   check_defined(x, op);
   const Axes ax = reduced_axes(x, axes, op);
   DType dtype = x.dtype();
-  if (fn == ReduceFn::sum || fn == ReduceFn::product) dtype = is_float(dtype) ? dtype : DType::s64;
+  // Integer sums and products accumulate in 64 bits, unsigned ones in u64 (as Nx); pred counts in s64.
+  if (fn == ReduceFn::sum || fn == ReduceFn::product)
+    dtype = is_float(dtype) ? dtype : info(dtype).kind == DTypeKind::unsigned_int ? DType::u64 : DType::s64;
   if (fn == ReduceFn::all || fn == ReduceFn::any) dtype = DType::pred;
   const Tensor in = (fn == ReduceFn::all || fn == ReduceFn::any || x.dtype() == dtype) ? x : as_type(x, dtype);
   const OpCall call{OpCode::reduce, ReduceAttrs{fn, ax, keep}};

@@ -34,7 +34,7 @@ void unary(const UnaryAttrs& attrs, const Tensor& x, const TensorType& out, std:
   const std::byte* src = host_bytes(x);
   visit_dtype(out.dtype, [&]<class S, class C>() {
     for_each_element<1>(out.shape, {&x}, [&](std::int64_t i, const auto& at) {
-      store<S, C>(dst, i, eval_unary<C>(fn, load<S, C>(src, at[0])));
+      store<S, C>(dst, i, eval_unary<C>(fn, load<S, C>(src, at[0]), 8 * sizeof(S)));
     });
   });
 }

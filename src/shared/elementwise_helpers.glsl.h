@@ -1,6 +1,7 @@
 // Helpers of the elementwise expressions in shared/elementwise.def: shared source, valid GLSL and valid C++.
 //
-// Each helper is overloaded for every compute type (uint for pred/u8, int, int64_t, float, double) so that an
+// Each helper is overloaded for every compute type (uint for pred/u8/u16/u32, int for s8/s16/s32, int64_t, uint64_t,
+// float, double) so that an
 // expression like `nxv_abs(x)` means the same thing in both languages. The includer defines the few builtins
 // whose spelling differs (NXV_ISNAN, NXV_ISINF, NXV_FABS, NXV_FLOOR, NXV_CEIL, NXV_SQRT, NXV_SIGNBIT, and on a
 // 32-bit uint NXV_BIT_COUNT and NXV_FIND_MSB: GLSL's bitCount and findMSB, giving int, findMSB(0) = -1)
@@ -18,10 +19,12 @@
 NXV_FUNC uint nxv_abs(uint x) { return x; }
 NXV_FUNC int nxv_abs(int x) { return x < 0 ? -x : x; }
 NXV_FUNC int64_t nxv_abs(int64_t x) { return x < int64_t(0) ? -x : x; }
+NXV_FUNC uint64_t nxv_abs(uint64_t x) { return x; }
 NXV_FUNC float nxv_abs(float x) { return NXV_FABS(x); }
 NXV_FUNC double nxv_abs(double x) { return NXV_FABS(x); }
 
 NXV_FUNC uint nxv_sign(uint x) { return x > 0u ? 1u : 0u; }
+NXV_FUNC uint64_t nxv_sign(uint64_t x) { return x > uint64_t(0) ? uint64_t(1) : uint64_t(0); }
 NXV_FUNC int nxv_sign(int x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 NXV_FUNC int64_t nxv_sign(int64_t x) { return x > int64_t(0) ? int64_t(1) : (x < int64_t(0) ? int64_t(-1) : int64_t(0)); }
 // Zeros keep their sign and NaN stays NaN.
@@ -31,6 +34,7 @@ NXV_FUNC double nxv_sign(double x) { return x > double(0) ? double(1) : (x < dou
 NXV_FUNC uint nxv_floor(uint x) { return x; }
 NXV_FUNC int nxv_floor(int x) { return x; }
 NXV_FUNC int64_t nxv_floor(int64_t x) { return x; }
+NXV_FUNC uint64_t nxv_floor(uint64_t x) { return x; }
 // A zero result takes x's sign: IEEE says floor(-0.0) = ceil(-0.5) = -0.0, and some drivers (lavapipe's
 // floor/ceil/trunc go through an integer conversion) return +0.0. (Not x * 0: drivers fold that to +0.)
 NXV_FUNC float nxv_floor(float x) { float t = NXV_FLOOR(x); return t == float(0) ? (NXV_SIGNBIT(x) ? -float(0) : float(0)) : t; }
@@ -38,6 +42,7 @@ NXV_FUNC double nxv_floor(double x) { double t = NXV_FLOOR(x); return t == doubl
 NXV_FUNC uint nxv_ceil(uint x) { return x; }
 NXV_FUNC int nxv_ceil(int x) { return x; }
 NXV_FUNC int64_t nxv_ceil(int64_t x) { return x; }
+NXV_FUNC uint64_t nxv_ceil(uint64_t x) { return x; }
 NXV_FUNC float nxv_ceil(float x) { float t = NXV_CEIL(x); return t == float(0) ? (NXV_SIGNBIT(x) ? -float(0) : float(0)) : t; }
 NXV_FUNC double nxv_ceil(double x) { double t = NXV_CEIL(x); return t == double(0) ? (NXV_SIGNBIT(x) ? -double(0) : double(0)) : t; }
 
@@ -45,6 +50,7 @@ NXV_FUNC double nxv_ceil(double x) { double t = NXV_CEIL(x); return t == double(
 NXV_FUNC uint nxv_round(uint x) { return x; }
 NXV_FUNC int nxv_round(int x) { return x; }
 NXV_FUNC int64_t nxv_round(int64_t x) { return x; }
+NXV_FUNC uint64_t nxv_round(uint64_t x) { return x; }
 NXV_FUNC float nxv_round(float x) { return nxv_round_half_awayf(x); }
 NXV_FUNC double nxv_round(double x) { return nxv_round_half_away(x); }
 
@@ -86,11 +92,13 @@ NXV_FUNC float nxv_divide(float a, float b) { return float(double(a) / double(b)
 NXV_FUNC uint nxv_is_nan(uint x) { return 0u; }
 NXV_FUNC uint nxv_is_nan(int x) { return 0u; }
 NXV_FUNC uint nxv_is_nan(int64_t x) { return 0u; }
+NXV_FUNC uint nxv_is_nan(uint64_t x) { return 0u; }
 NXV_FUNC uint nxv_is_nan(float x) { return NXV_ISNAN(x) ? 1u : 0u; }
 NXV_FUNC uint nxv_is_nan(double x) { return NXV_ISNAN(x) ? 1u : 0u; }
 NXV_FUNC uint nxv_is_inf(uint x) { return 0u; }
 NXV_FUNC uint nxv_is_inf(int x) { return 0u; }
 NXV_FUNC uint nxv_is_inf(int64_t x) { return 0u; }
+NXV_FUNC uint nxv_is_inf(uint64_t x) { return 0u; }
 NXV_FUNC uint nxv_is_inf(float x) { return NXV_ISINF(x) ? 1u : 0u; }
 NXV_FUNC uint nxv_is_inf(double x) { return NXV_ISINF(x) ? 1u : 0u; }
 
@@ -98,6 +106,7 @@ NXV_FUNC uint nxv_is_inf(double x) { return NXV_ISINF(x) ? 1u : 0u; }
 NXV_FUNC uint nxv_max(uint a, uint b) { return a > b ? a : b; }
 NXV_FUNC int nxv_max(int a, int b) { return a > b ? a : b; }
 NXV_FUNC int64_t nxv_max(int64_t a, int64_t b) { return a > b ? a : b; }
+NXV_FUNC uint64_t nxv_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 NXV_FUNC float nxv_max(float a, float b) {
   if (NXV_ISNAN(a)) return a;
   if (NXV_ISNAN(b)) return b;
@@ -113,6 +122,7 @@ NXV_FUNC double nxv_max(double a, double b) {
 NXV_FUNC uint nxv_min(uint a, uint b) { return a < b ? a : b; }
 NXV_FUNC int nxv_min(int a, int b) { return a < b ? a : b; }
 NXV_FUNC int64_t nxv_min(int64_t a, int64_t b) { return a < b ? a : b; }
+NXV_FUNC uint64_t nxv_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 NXV_FUNC float nxv_min(float a, float b) {
   if (NXV_ISNAN(a)) return a;
   if (NXV_ISNAN(b)) return b;
@@ -136,6 +146,17 @@ NXV_FUNC uint nxv_pow(uint a, uint b) {
     if ((e & 1u) != 0u) r = r * base;
     base = base * base;
     e = e >> 1u;
+  }
+  return r;
+}
+NXV_FUNC uint64_t nxv_pow(uint64_t a, uint64_t b) {
+  uint64_t r = uint64_t(1);
+  uint64_t base = a;
+  uint64_t e = b;
+  while (e != uint64_t(0)) {
+    if ((e & uint64_t(1)) != uint64_t(0)) r = r * base;
+    base = base * base;
+    e = e >> 1;
   }
   return r;
 }
@@ -171,6 +192,7 @@ NXV_FUNC int64_t nxv_pow(int64_t a, int64_t b) {
 NXV_FUNC float nxv_remainder(float a, float b) { return float(nxv_fmod(double(a), double(b))); }
 NXV_FUNC double nxv_remainder(double a, double b) { return nxv_fmod(a, b); }
 NXV_FUNC uint nxv_remainder(uint a, uint b) { return b == 0u ? a : a % b; }
+NXV_FUNC uint64_t nxv_remainder(uint64_t a, uint64_t b) { return b == uint64_t(0) ? a : a % b; }
 NXV_FUNC int nxv_remainder(int a, int b) {
   if (b == 0) return a;
   uint ua = a < 0 ? uint(-a) : uint(a);
@@ -186,6 +208,7 @@ NXV_FUNC int64_t nxv_remainder(int64_t a, int64_t b) {
   return a < int64_t(0) ? -int64_t(r) : int64_t(r);
 }
 NXV_FUNC uint nxv_quotient(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
+NXV_FUNC uint64_t nxv_quotient(uint64_t a, uint64_t b) { return b == uint64_t(0) ? ~uint64_t(0) : a / b; }
 NXV_FUNC int nxv_quotient(int a, int b) {
   if (b == 0) return -1;
   uint ua = a < 0 ? uint(-a) : uint(a);
@@ -207,25 +230,29 @@ NXV_FUNC int nxv_left_shift(int a, int b) { return (b < 0 || b >= 32) ? 0 : a <<
 NXV_FUNC int64_t nxv_left_shift(int64_t a, int64_t b) {
   return (b < int64_t(0) || b >= int64_t(64)) ? int64_t(0) : a << int(b);
 }
+NXV_FUNC uint64_t nxv_left_shift(uint64_t a, uint64_t b) { return b >= uint64_t(64) ? uint64_t(0) : a << int(b); }
 NXV_FUNC uint nxv_right_shift(uint a, uint b) { return b >= 32u ? 0u : a >> b; }
+NXV_FUNC uint64_t nxv_right_shift(uint64_t a, uint64_t b) { return b >= uint64_t(64) ? uint64_t(0) : a >> int(b); }
 NXV_FUNC int nxv_right_shift(int a, int b) { return (b < 0 || b >= 32) ? (a < 0 ? -1 : 0) : a >> b; }
 NXV_FUNC int64_t nxv_right_shift(int64_t a, int64_t b) {
   return (b < int64_t(0) || b >= int64_t(64)) ? (a < int64_t(0) ? int64_t(-1) : int64_t(0)) : a >> int(b);
 }
 
-// ---- population_count, count_leading_zeros: over the stored width (u8 and pred compute in uint but hold 8 bits;
-// s64 as two 32-bit halves, since the builtins take 32 bits) ----------------------------------------------------
-NXV_FUNC uint nxv_population_count(uint x) { return uint(NXV_BIT_COUNT(x & 0xFFu)); }
-NXV_FUNC int nxv_population_count(int x) { return NXV_BIT_COUNT(uint(x)); }
-NXV_FUNC int64_t nxv_population_count(int64_t x) {
-  uint64_t u = uint64_t(x);
-  return int64_t(NXV_BIT_COUNT(uint(u >> 32)) + NXV_BIT_COUNT(uint(u & uint64_t(0xFFFFFFFFu))));
+// ---- population_count, count_leading_zeros: over the stored width `bits` (the expression's nxv_bits: 8 x the dtype's
+// bytes), since narrow dtypes compute in 32 bits (u8/u16 zero-extended, s8/s16 sign-extended); 64-bit values as two
+// 32-bit halves, since the builtins take 32 bits ---------------------------------------------------------------------
+NXV_FUNC uint nxv_low_bits(uint x, int bits) { return bits >= 32 ? x : x & ((1u << uint(bits)) - 1u); }
+NXV_FUNC uint nxv_population_count(uint x, int bits) { return uint(NXV_BIT_COUNT(nxv_low_bits(x, bits))); }
+NXV_FUNC int nxv_population_count(int x, int bits) { return NXV_BIT_COUNT(nxv_low_bits(uint(x), bits)); }
+NXV_FUNC uint64_t nxv_population_count(uint64_t x, int bits) {
+  return uint64_t(NXV_BIT_COUNT(uint(x >> 32)) + NXV_BIT_COUNT(uint(x & uint64_t(0xFFFFFFFFu))));
 }
-NXV_FUNC uint nxv_count_leading_zeros(uint x) { return uint(7 - NXV_FIND_MSB(x & 0xFFu)); }
-NXV_FUNC int nxv_count_leading_zeros(int x) { return 31 - NXV_FIND_MSB(uint(x)); }
-NXV_FUNC int64_t nxv_count_leading_zeros(int64_t x) {
-  uint64_t u = uint64_t(x);
-  uint hi = uint(u >> 32);
-  uint lo = uint(u & uint64_t(0xFFFFFFFFu));
-  return int64_t(hi != 0u ? 31 - NXV_FIND_MSB(hi) : 63 - NXV_FIND_MSB(lo));
+NXV_FUNC int64_t nxv_population_count(int64_t x, int bits) { return int64_t(nxv_population_count(uint64_t(x), bits)); }
+NXV_FUNC uint nxv_count_leading_zeros(uint x, int bits) { return uint(bits - 1 - NXV_FIND_MSB(nxv_low_bits(x, bits))); }
+NXV_FUNC int nxv_count_leading_zeros(int x, int bits) { return bits - 1 - NXV_FIND_MSB(nxv_low_bits(uint(x), bits)); }
+NXV_FUNC uint64_t nxv_count_leading_zeros(uint64_t x, int bits) {
+  uint hi = uint(x >> 32);
+  uint lo = uint(x & uint64_t(0xFFFFFFFFu));
+  return uint64_t(hi != 0u ? 31 - NXV_FIND_MSB(hi) : 63 - NXV_FIND_MSB(lo));
 }
+NXV_FUNC int64_t nxv_count_leading_zeros(int64_t x, int bits) { return int64_t(nxv_count_leading_zeros(uint64_t(x), bits)); }

@@ -20,6 +20,19 @@ TEST(DTypes, PromotionFollowsNx) {
   EXPECT_EQ(promote(DType::s32, DType::s64), DType::s64);
   EXPECT_EQ(promote(DType::pred, DType::u8), DType::u8);
   EXPECT_EQ(promote(DType::pred, DType::pred), DType::pred);
+  // Mixed signedness (Nx.Type.merge): a signed type of twice the unsigned width, at most 64 bits.
+  EXPECT_EQ(promote(DType::s8, DType::u8), DType::s16);
+  EXPECT_EQ(promote(DType::u8, DType::s16), DType::s16);
+  EXPECT_EQ(promote(DType::s16, DType::u16), DType::s32);
+  EXPECT_EQ(promote(DType::u16, DType::s32), DType::s32);
+  EXPECT_EQ(promote(DType::s8, DType::u32), DType::s64);
+  EXPECT_EQ(promote(DType::u64, DType::s8), DType::s64);
+  EXPECT_EQ(promote(DType::u64, DType::s64), DType::s64);
+  EXPECT_EQ(promote(DType::u8, DType::u64), DType::u64);
+  EXPECT_EQ(promote(DType::s8, DType::s16), DType::s16);
+  EXPECT_EQ(promote(DType::u64, DType::f32), DType::f32);
+  EXPECT_EQ(promote(DType::pred, DType::s8), DType::s8);
+  for (DType t : all_dtypes) EXPECT_EQ(float_type(t), is_float(t) ? t : DType::f32) << name(t);
   for (DType a : all_dtypes)
     for (DType b : all_dtypes) EXPECT_EQ(promote(a, b), promote(b, a)) << name(a) << " " << name(b);
   EXPECT_EQ(dtype_from_name("s64"), DType::s64);

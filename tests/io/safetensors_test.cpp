@@ -44,6 +44,11 @@ TEST(Safetensors, RoundTripsEveryDtypeRankZeroEmptyTensorsAndMetadata) {
       {"s32", tensor<std::int32_t>({-1, 2, INT32_MAX, INT32_MIN}, {2, 2}, ref())},
       {"s64", tensor<std::int64_t>({INT64_MIN, 7}, {2}, ref())},
       {"u8", tensor<std::uint8_t>({0, 255, 7}, {3}, ref())},
+      {"s8", tensor<std::int8_t>({-128, 127, -1}, {3}, ref())},
+      {"s16", tensor<std::int16_t>({INT16_MIN, INT16_MAX}, {2}, ref())},
+      {"u16", tensor<std::uint16_t>({0, UINT16_MAX, 9}, {3}, ref())},
+      {"u32", tensor<std::uint32_t>({UINT32_MAX, 1}, {2}, ref())},
+      {"u64", tensor<std::uint64_t>({UINT64_MAX, 0, 5}, {3}, ref())},
       {"mask", tensor<bool>(std::vector<bool>{true, false, true}, {3}, ref())},
       {"scalar", scalar(2.5, DType::f32, ref())},
       {"empty", zeros({0, 3}, DType::f32, ref())},
@@ -58,6 +63,11 @@ TEST(Safetensors, RoundTripsEveryDtypeRankZeroEmptyTensorsAndMetadata) {
   expect_same<std::int32_t>(f.tensors.at("s32"), tensors.at("s32"), "s32");
   expect_same<std::int64_t>(f.tensors.at("s64"), tensors.at("s64"), "s64");
   expect_same<std::uint8_t>(f.tensors.at("u8"), tensors.at("u8"), "u8");
+  expect_same<std::int8_t>(f.tensors.at("s8"), tensors.at("s8"), "s8");
+  expect_same<std::int16_t>(f.tensors.at("s16"), tensors.at("s16"), "s16");
+  expect_same<std::uint16_t>(f.tensors.at("u16"), tensors.at("u16"), "u16");
+  expect_same<std::uint32_t>(f.tensors.at("u32"), tensors.at("u32"), "u32");
+  expect_same<std::uint64_t>(f.tensors.at("u64"), tensors.at("u64"), "u64");
   expect_same<bool>(f.tensors.at("mask"), tensors.at("mask"), "mask");
   expect_same<float>(f.tensors.at("scalar"), tensors.at("scalar"), "scalar");
   expect_same<float>(f.tensors.at("empty"), tensors.at("empty"), "empty");

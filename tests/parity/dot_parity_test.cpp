@@ -26,7 +26,7 @@ const DotCase k_cases[] = {
 
 TEST(DotParity, EveryOrientationEveryDtype) {
   NXV_REQUIRE_VULKAN();
-  for (DType t : {DType::f32, DType::f64, DType::s32, DType::s64, DType::u8}) {
+  for (DType t : numeric_dtypes()) {
     for (const DotCase& c : k_cases) {
       // Integer data stays small so that products are meaningful (overflow wraps identically anyway).
       const Tensor a = is_float(t) ? test_uniform(t, c.a, 131, -2, 2) : test_uniform(t, c.a, 131, 0, 20);

@@ -11,7 +11,7 @@
 namespace nxv::testing {
 namespace {
 
-constexpr DType kValueTypes[] = {DType::u8, DType::s32, DType::s64, DType::f32, DType::f64};
+const std::vector<DType> kValueTypes = numeric_dtypes();
 constexpr DType kIndexTypes[] = {DType::s32, DType::s64};
 
 std::string cell(const char* op, DType t) { return std::string(op) + ":" + std::string(name(t)); }

@@ -55,7 +55,7 @@ void for_each_case(F&& f) {
 
 TEST(WindowParity, ReductionsInEveryDtype) {
   NXV_REQUIRE_VULKAN();
-  for (DType t : {DType::f32, DType::f64, DType::s32, DType::s64, DType::u8}) {
+  for (DType t : numeric_dtypes()) {
     const std::string dt(name(t));
     for_each_case([&](const WindowCase& c) {
       const Tensor x = is_float(t) ? test_uniform(t, c.x, 401, -2, 2) : test_uniform(t, c.x, 401, 0, 5);

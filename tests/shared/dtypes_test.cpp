@@ -39,9 +39,16 @@ std::string cpp_scalar() {
 }
 std::string glsl_scalar(std::string_view type) {
   static const std::map<std::string_view, std::string> k_known = {
-      {"uint8_t", cpp_scalar<std::uint8_t>()}, {"uint", cpp_scalar<std::uint32_t>()},
-      {"int", cpp_scalar<std::int32_t>()},     {"int64_t", cpp_scalar<std::int64_t>()},
-      {"float", cpp_scalar<float>()},          {"double", cpp_scalar<double>()},
+      {"uint8_t", cpp_scalar<std::uint8_t>()},
+      {"uint", cpp_scalar<std::uint32_t>()},
+      {"int", cpp_scalar<std::int32_t>()},
+      {"int64_t", cpp_scalar<std::int64_t>()},
+      {"float", cpp_scalar<float>()},
+      {"double", cpp_scalar<double>()},
+      {"int8_t", cpp_scalar<std::int8_t>()},
+      {"int16_t", cpp_scalar<std::int16_t>()},
+      {"uint16_t", cpp_scalar<std::uint16_t>()},
+      {"uint64_t", cpp_scalar<std::uint64_t>()},
   };
   const auto it = k_known.find(type);
   if (it == k_known.end()) ADD_FAILURE() << "this test does not know the GLSL type " << type << ": add it here";

@@ -37,6 +37,11 @@ using OpFn = std::function<Tensor(const std::vector<Tensor>&)>;
     if (!::nxv::vulkan::available()) GTEST_SKIP() << "no Vulkan device"; \
   } while (0)
 
+// Every dtype but pred, and the integer dtypes, in all_dtypes' order: the dtype lists of the suites whose ops take
+// numbers (a new dtype joins them by its row in src/shared/dtypes.def).
+std::vector<DType> numeric_dtypes();
+std::vector<DType> integer_dtypes();
+
 // Records "op:dtype" cells covered by parity checks, for the suite's summary line.
 std::set<std::string>& parity_cells();
 

@@ -54,17 +54,10 @@ std::string compare_exact(const Tensor& expected, const Tensor& actual) {
   const auto e = bytes_of(expected), a = bytes_of(actual);
   const std::int64_t n = expected.size();
   switch (expected.dtype()) {
-    case DType::pred:
-    case DType::u8:
-      return mismatch<std::uint8_t>(e, a, n);
-    case DType::s32:
-      return mismatch<std::int32_t>(e, a, n);
-    case DType::s64:
-      return mismatch<std::int64_t>(e, a, n);
-    case DType::f32:
-      return mismatch<float>(e, a, n);
-    case DType::f64:
-      return mismatch<double>(e, a, n);
+#define NXV_DTYPE(name, bytes, kind, bits, value, storage, ...) \
+  case DType::name:                                             \
+    return mismatch<storage>(e, a, n);
+#include "shared/dtypes.def"
   }
   return "unknown dtype";
 }
@@ -184,16 +177,40 @@ Tensor fill(const Shape& shape, std::uint64_t seed, bool special, double lo, dou
 
 }  // namespace
 
+std::vector<DType> numeric_dtypes() {
+  std::vector<DType> out;
+  for (DType t : all_dtypes)
+    if (t != DType::pred) out.push_back(t);
+  return out;
+}
+
+std::vector<DType> integer_dtypes() {
+  std::vector<DType> out;
+  for (DType t : all_dtypes)
+    if (is_integer(t)) out.push_back(t);
+  return out;
+}
+
 Tensor test_data(DType dtype, const Shape& shape, std::uint64_t seed, bool special) {
   switch (dtype) {
     case DType::pred:
       return not_equal(fill<std::uint8_t>(shape, seed, false, 0, 2), 0);
     case DType::u8:
       return fill<std::uint8_t>(shape, seed, special, 0, 256);
+    case DType::s8:
+      return fill<std::int8_t>(shape, seed, special, -128, 128);
+    case DType::s16:
+      return fill<std::int16_t>(shape, seed, special, -1000, 1000);
+    case DType::u16:
+      return fill<std::uint16_t>(shape, seed, special, 0, 2000);
     case DType::s32:
       return fill<std::int32_t>(shape, seed, special, -1000, 1000);
+    case DType::u32:
+      return fill<std::uint32_t>(shape, seed, special, 0, 2000);
     case DType::s64:
       return fill<std::int64_t>(shape, seed, special, -100000, 100000);
+    case DType::u64:
+      return fill<std::uint64_t>(shape, seed, special, 0, 200000);
     case DType::f32:
       return fill<float>(shape, seed, special, -10, 10);
     case DType::f64:
@@ -203,19 +220,12 @@ Tensor test_data(DType dtype, const Shape& shape, std::uint64_t seed, bool speci
 }
 
 Tensor test_uniform(DType dtype, const Shape& shape, std::uint64_t seed, double low, double high) {
+  if (dtype == DType::pred) return test_data(dtype, shape, seed, false);
   switch (dtype) {
-    case DType::f32:
-      return fill<float>(shape, seed, false, low, high);
-    case DType::f64:
-      return fill<double>(shape, seed, false, low, high);
-    case DType::s32:
-      return fill<std::int32_t>(shape, seed, false, low, high);
-    case DType::s64:
-      return fill<std::int64_t>(shape, seed, false, low, high);
-    case DType::u8:
-      return fill<std::uint8_t>(shape, seed, false, low, high);
-    case DType::pred:
-      return test_data(dtype, shape, seed, false);
+#define NXV_DTYPE(name, bytes, kind, bits, value, storage, ...) \
+  case DType::name:                                             \
+    return fill<storage>(shape, seed, false, low, high);
+#include "shared/dtypes.def"
   }
   return {};
 }

@@ -2,6 +2,7 @@
 #include "vulkan/fusion/codegen.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -17,7 +18,28 @@ namespace {
 // A dtype's compute type and buffer element type in GLSL (shared/dtypes.def).
 const char* compute_type(DType t) { return kernels::glsl_type(t).compute; }
 const char* store_type(DType t) { return kernels::glsl_type(t).store; }
-bool is_byte(DType t) { return size_of(t) == 1; }
+bool is_narrow(DType t) {
+  return size_of(t) < 4;
+}  // stored in fewer bits than its compute type (pred, u8, s8, s16, u16)
+
+// `expr` truncated to t's width as the eager kernel's store would (u8 arithmetic wraps at 256, s8 at +-128).
+std::string truncated(DType t, const std::string& expr) {
+  return is_narrow(t) ? std::string(compute_type(t)) + "(" + store_type(t) + "(" + expr + "))" : expr;
+}
+
+// The largest (or smallest) value of integer dtype `t` as a GLSL constant of its compute type.
+std::string integer_limit(DType t, bool largest) {
+  const int bits = 8 * static_cast<int>(size_of(t));
+  const std::string c = compute_type(t);
+  if (info(t).kind == DTypeKind::unsigned_int) {
+    if (!largest) return c + "(0)";
+    return bits == 64 ? "~uint64_t(0)" : bits == 32 ? "0xffffffffu" : std::to_string((1u << bits) - 1) + "u";
+  }
+  if (bits == 64) return largest ? "int64_t(0x7fffffffffffffffl)" : "int64_t(0x8000000000000000ul)";
+  if (bits == 32) return largest ? "0x7fffffff" : "int(0x80000000u)";
+  const std::int64_t half = std::int64_t{1} << (bits - 1);
+  return std::to_string(largest ? half - 1 : -half);
+}
 
 // The body of cast.comp's convert() for one (source, destination) pair, with A_T/OUT_T spelled out.
 std::string convert_body(DType from, DType to) {
@@ -25,20 +47,18 @@ std::string convert_body(DType from, DType to) {
   std::ostringstream s;
   if (to == DType::pred) {
     s << "  return nxv_nonzero(x);\n";
-  } else if (is_float(from) && to == DType::s32) {
-    s << "  if (isnan(x)) return 0;\n"
-      << "  if (x >= " << a << "(2147483648.0)) return 2147483647;\n"
-      << "  if (x <= " << a << "(-2147483648.0)) return int(0x80000000u);\n"
-      << "  return int(x);\n";
-  } else if (is_float(from) && to == DType::s64) {
-    s << "  if (isnan(x)) return int64_t(0);\n"
-      << "  if (x >= " << a << "(9223372036854775808.0)) return int64_t(0x7fffffffffffffffl);\n"
-      << "  if (x <= " << a << "(-9223372036854775808.0)) return int64_t(0x8000000000000000ul);\n"
-      << "  return int64_t(x);\n";
-  } else if (is_float(from) && to == DType::u8) {
-    s << "  if (isnan(x) || x <= " << a << "(0.0)) return 0u;\n"
-      << "  if (x >= " << a << "(255.0)) return 255u;\n"
-      << "  return uint(x);\n";
+  } else if (is_float(from) && is_integer(to)) {
+    // Saturating and truncating, NaN -> 0 (reference/dtype_dispatch.hpp's convert): values at or beyond 2^(bits-1)
+    // (signed) or 2^bits (unsigned) saturate; those in between truncate to the same end, so powers of two suffice
+    // as bounds, and they are exact in every float type.
+    const std::string c = compute_type(to);
+    const int bits = 8 * static_cast<int>(size_of(to));
+    const bool is_signed = info(to).kind == DTypeKind::signed_int;
+    const std::string high = a + "(" + std::to_string(std::ldexp(1.0, is_signed ? bits - 1 : bits)) + ")";
+    s << "  if (isnan(x)) return " << c << "(0);\n"
+      << "  if (x >= " << high << ") return " << integer_limit(to, true) << ";\n"
+      << "  if (x <= " << (is_signed ? "-" + high : a + "(0)") << ") return " << integer_limit(to, false) << ";\n";
+    s << "  return " << c << "(x);\n";
   } else {
     s << "  return " << compute_type(to) << "(x);\n";
   }
@@ -52,10 +72,20 @@ std::string push_constant(DType t, int at) {
     case DType::pred:
     case DType::u8:
       return "(" + lo + " & 0xffu)";
+    case DType::u16:
+      return "(" + lo + " & 0xffffu)";
+    case DType::u32:
+      return lo;
+    case DType::s8:  // the word holds the element's bits: sign-extend them
+      return "bitfieldExtract(int(" + lo + "), 0, 8)";
+    case DType::s16:
+      return "bitfieldExtract(int(" + lo + "), 0, 16)";
     case DType::s32:
       return "int(" + lo + ")";
     case DType::s64:
       return "int64_t(pack64(uvec2(" + lo + ", " + hi + ")))";
+    case DType::u64:
+      return "pack64(uvec2(" + lo + ", " + hi + "))";
     case DType::f32:
       return "uintBitsToFloat(" + lo + ")";
     case DType::f64:
@@ -68,31 +98,13 @@ std::string push_constant(DType t, int at) {
 std::string reduce_identity(ReduceFn fn, DType in, const std::string& acc) {
   if (fn == ReduceFn::all) return "1u";
   if (fn == ReduceFn::any) return "0u";
-  const int f = static_cast<int>(fn);  // sum, product, max, min
-  switch (in) {
-    case DType::f32:
-    case DType::f64: {
-      const std::string inf = acc + "(uintBitsToFloat(0x7f800000u))";
-      const std::string values[] = {acc + "(0)", acc + "(1)", "-" + inf, inf};
-      return values[f];
-    }
-    case DType::s32: {
-      const char* values[] = {"0", "1", "int(0x80000000u)", "0x7fffffff"};
-      return values[f];
-    }
-    case DType::s64: {
-      const char* values[] = {"int64_t(0)", "int64_t(1)", "int64_t(0x8000000000000000ul)",
-                              "int64_t(0x7fffffffffffffffl)"};
-      return values[f];
-    }
-    case DType::pred:
-    case DType::u8: {
-      // min's identity is the type's highest value: 1 for pred, 255 for u8 (reduce.comp's UINT_HIGHEST).
-      const char* values[] = {"0u", "1u", "0u", in == DType::pred ? "1u" : "255u"};
-      return values[f];
-    }
-  }
-  return "?";
+  if (fn == ReduceFn::sum) return acc + "(0)";
+  if (fn == ReduceFn::product) return acc + "(1)";
+  const bool max = fn == ReduceFn::max;
+  if (is_float(in)) return (max ? "-" : "") + acc + "(uintBitsToFloat(0x7f800000u))";
+  // min's identity is the type's highest value: 1 for pred (reduce.comp's UINT_HIGHEST), the dtype's own otherwise.
+  if (in == DType::pred) return max ? "0u" : "1u";
+  return integer_limit(in, !max);
 }
 
 // src/vulkan/kernels/kernels.cmake's nxv_type_defines for prefix A.
@@ -100,7 +112,8 @@ std::string type_defines(DType t) {
   std::string upper(name(t));
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return std::string("#define A_STORE ") + store_type(t) + "\n#define A_T " + compute_type(t) + "\n#define A_IS_" +
-         kernels::glsl_type(t).kind + " 1\n#define A_" + upper + " 1\n";
+         kernels::glsl_type(t).kind + " 1\n#define A_" + upper + " 1\n#define A_BITS " +
+         std::to_string(8 * size_of(t)) + "\n";
 }
 
 // Replaces the line that starts with `marker` (a comment of the source) by `with`.
@@ -201,8 +214,8 @@ class Generator {
         if (n.call.code == OpCode::unary_test)
           text << "uint " << name.str() << "(" << a << " x) { return " << e->expression << "; }\n";
         else
-          text << a << " " << name.str() << "(" << a << " x) { precise " << a << " r = " << e->expression
-               << "; return r; }\n";
+          text << a << " " << name.str() << "(" << a << " x) { const int nxv_bits = " << 8 * size_of(in) << "; precise "
+               << a << " r = " << e->expression << "; return r; }\n";
         break;
       }
       case OpCode::binary:
@@ -449,10 +462,8 @@ class Generator {
         const std::string row = "((i / " + std::to_string(ins.inner) + "u) % " + std::to_string(ins.dim) + "u)";
         if (t == DType::pred)
           s << "nxv_nonzero(" << row << ");\n";
-        else if (is_byte(t))
-          s << "uint(uint8_t(" << row << "));\n";
         else
-          s << compute_type(t) << "(" << row << ");\n";
+          s << truncated(t, std::string(compute_type(t)) + "(" + row + ")") << ";\n";
         continue;
       }
       std::ostringstream call;
@@ -463,11 +474,7 @@ class Generator {
         for (std::size_t a = 0; a < ins.args.size(); ++a) call << (a ? ", v" : "v") << ins.args[a];
         call << ")";
       }
-      // A byte-sized result is truncated as the eager kernel's store would (u8 arithmetic wraps at 256).
-      if (is_byte(t))
-        s << "uint(uint8_t(" << call.str() << "));\n";
-      else
-        s << call.str() << ";\n";
+      s << truncated(t, call.str()) << ";\n";
     }
   }
 

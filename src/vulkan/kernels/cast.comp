@@ -15,20 +15,18 @@ layout(push_constant) uniform Push { uint count; } pc;
 OUT_T convert(A_T x) {
 #if defined(OUT_PRED)
   return nxv_nonzero(x);
-#elif defined(A_IS_FLOAT) && defined(OUT_S32)
-  if (isnan(x)) return 0;
-  if (x >= A_T(2147483648.0)) return 2147483647;
-  if (x <= A_T(-2147483648.0)) return int(0x80000000u);
-  return int(x);
-#elif defined(A_IS_FLOAT) && defined(OUT_S64)
-  if (isnan(x)) return int64_t(0);
-  if (x >= A_T(9223372036854775808.0)) return int64_t(0x7fffffffffffffffl);
-  if (x <= A_T(-9223372036854775808.0)) return int64_t(0x8000000000000000ul);
-  return int64_t(x);
-#elif defined(A_IS_FLOAT) && defined(OUT_U8)
-  if (isnan(x) || x <= A_T(0.0)) return 0u;
-  if (x >= A_T(255.0)) return 255u;
-  return uint(x);
+#elif defined(A_IS_FLOAT) && (defined(OUT_IS_INT) || defined(OUT_IS_UINT))
+  // Bounds: 2^(bits-1) (signed) or 2^bits (unsigned), exact in both float types; values between the type's end and
+  // the bound truncate to that end anyway.
+#if defined(OUT_IS_INT)
+  const A_T high = ldexp(A_T(1), OUT_BITS - 1), low = -high;
+#else
+  const A_T high = ldexp(A_T(1), OUT_BITS), low = A_T(0);
+#endif
+  if (isnan(x)) return OUT_T(0);
+  if (x >= high) return OUT_HIGHEST;
+  if (x <= low) return OUT_LOWEST;
+  return OUT_T(x);
 #else
   // int→int (wraps: the store truncates to OUT_STORE), int→float and float→float.
   return OUT_T(x);

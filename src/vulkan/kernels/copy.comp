@@ -1,7 +1,7 @@
 // The strided copy behind every movement op (transpose, broadcast, slice, pad, concatenate, reverse) and behind
 // materialising an operand: iterates an index space of rank <= 8 (row-major) and moves element
 // in[in_offset + sum c_d * in_stride_d] to out[out_offset + sum c_d * out_stride_d]. Strides are signed
-// (reverse walks backwards). Byte moves only: one variant per element size (ELEM_1, ELEM_4, ELEM_8).
+// (reverse walks backwards). Byte moves only: one variant per element size (ELEM_1, ELEM_2, ELEM_4, ELEM_8).
 // CONTIGUOUS (a specialization constant) is the fast path of a plain run of `count` elements from in_offset to
 // out_offset, both 16-byte aligned (the host checks): invocation i < count / PER moves 16 bytes as one uvec4,
 // the next count % PER invocations move the tail element by element. The uvec4 blocks alias the element blocks
@@ -14,6 +14,9 @@
 #if defined(ELEM_1)
 #define E uint8_t
 #define PER 16u
+#elif defined(ELEM_2)
+#define E uint16_t
+#define PER 8u
 #elif defined(ELEM_4)
 #define E uint
 #define PER 4u

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
@@ -87,19 +88,15 @@ bool random(const OpCall& call, const TensorType& out, BufferPtr& result) {
 }  // namespace
 
 std::uint64_t element_bits(double value, DType dtype) {
+  if (dtype == DType::pred) return value != 0.0 ? 1 : 0;  // NaN != 0
   switch (dtype) {
-    case DType::pred:
-      return value != 0.0 ? 1 : 0;  // NaN != 0
-    case DType::u8:
-      return bits_of(to_integer<std::uint8_t>(value));
-    case DType::s32:
-      return bits_of(to_integer<std::int32_t>(value));
-    case DType::s64:
-      return bits_of(to_integer<std::int64_t>(value));
-    case DType::f32:
-      return bits_of(static_cast<float>(value));
-    case DType::f64:
-      return bits_of(value);
+#define NXV_DTYPE(name, bytes, kind, bits, value_type, storage, ...) \
+  case DType::name:                                                  \
+    if constexpr (std::is_floating_point_v<storage>)                 \
+      return bits_of(static_cast<storage>(value));                   \
+    else                                                             \
+      return bits_of(to_integer<storage>(value));
+#include "shared/dtypes.def"
   }
   return 0;
 }

@@ -1,5 +1,5 @@
 // Fills out[offset, offset + count) with one element given as bits (OpCode::full, the background of pad).
-// Byte moves only: one variant per element size (ELEM_1, ELEM_4, ELEM_8).
+// Byte moves only: one variant per element size (ELEM_1, ELEM_2, ELEM_4, ELEM_8).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "lib/common.glsl"
@@ -7,6 +7,9 @@
 #if defined(ELEM_1)
 #define E uint8_t
 #define VALUE uint8_t(pc.low)
+#elif defined(ELEM_2)
+#define E uint16_t
+#define VALUE uint16_t(pc.low)
 #elif defined(ELEM_4)
 #define E uint
 #define VALUE pc.low

@@ -1,6 +1,6 @@
 # The indexing, sorting and scan kernels (src/vulkan/kernels/indexing.cpp, sort.cpp). take, gather and put_slice
 # move bytes: one variant per element size (and index dtype); the others compute: one variant per dtype.
-foreach(bytes 1 4 8)
+foreach(bytes 1 2 4 8)
   nxv_shader(NAME put_slice_${bytes} SOURCE put_slice.comp DEFINES ELEM_${bytes})
   foreach(index s32 s64)
     string(TOUPPER ${index} upper)

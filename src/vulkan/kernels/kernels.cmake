@@ -6,7 +6,7 @@
 # The dtypes, read from the rows of src/shared/dtypes.def (configure re-runs when it changes):
 #   NXV_ALL_DTYPES        every dtype, in the table's order
 #   NXV_NUMERIC_VARIANTS  every shader variant (the `variant` column without repeats: pred shares u8's)
-#   NXV_GLSL_<dtype>      its glsl_store;glsl_compute;glsl_kind, for nxv_type_defines
+#   NXV_GLSL_<dtype>      its glsl_store;glsl_compute;glsl_kind;bits (8 x bytes), for nxv_type_defines
 set(NXV_DTYPES_DEF ${PROJECT_SOURCE_DIR}/src/shared/dtypes.def)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${NXV_DTYPES_DEF})
 file(STRINGS ${NXV_DTYPES_DEF} nxv_dtype_rows REGEX "^NXV_DTYPE\\(")
@@ -19,15 +19,16 @@ set(NXV_NUMERIC_VARIANTS "")
 # regexes keep 9 groups at most and have no non-capturing ones: only the columns read here are captured.
 set(nxv_any " *[^, ]+,")
 set(nxv_word " *([A-Za-z0-9_]+)")
-string(CONCAT nxv_dtype_row "^NXV_DTYPE\\(${nxv_word},${nxv_any}${nxv_any}${nxv_any}${nxv_any}${nxv_any}${nxv_any}"
+string(CONCAT nxv_dtype_row "^NXV_DTYPE\\(${nxv_word}, *([0-9]+),${nxv_any}${nxv_any}${nxv_any}${nxv_any}${nxv_any}"
        "${nxv_word},${nxv_word}, *(FLOAT|INT|UINT),${nxv_word}\\)$")
 foreach(row IN LISTS nxv_dtype_rows)
   if(NOT row MATCHES "${nxv_dtype_row}")
     message(FATAL_ERROR "${NXV_DTYPES_DEF}: a row not of the form the file's header describes:\n  ${row}")
   endif()
   list(APPEND NXV_ALL_DTYPES ${CMAKE_MATCH_1})
-  set(NXV_GLSL_${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4})
-  list(APPEND NXV_NUMERIC_VARIANTS ${CMAKE_MATCH_5})
+  math(EXPR nxv_bits "${CMAKE_MATCH_2} * 8")
+  set(NXV_GLSL_${CMAKE_MATCH_1} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4} ${CMAKE_MATCH_5} ${nxv_bits})
+  list(APPEND NXV_NUMERIC_VARIANTS ${CMAKE_MATCH_6})
 endforeach()
 list(REMOVE_DUPLICATES NXV_NUMERIC_VARIANTS)
 foreach(variant IN LISTS NXV_NUMERIC_VARIANTS)  # a variant is compiled with the types of the dtype it is named after
@@ -36,7 +37,7 @@ foreach(variant IN LISTS NXV_NUMERIC_VARIANTS)  # a variant is compiled with the
   endif()
 endforeach()
 
-# <prefix>_STORE (buffer element type), <prefix>_T (compute type), <prefix>_IS_FLOAT|INT|UINT and
+# <prefix>_STORE (buffer element type), <prefix>_T (compute type), <prefix>_IS_FLOAT|INT|UINT, <prefix>_BITS and
 # <prefix>_<DTYPE> for one dtype; see src/vulkan/kernels/lib/common.glsl.
 function(nxv_type_defines out prefix dtype)
   if(NOT DEFINED NXV_GLSL_${dtype})
@@ -45,8 +46,10 @@ function(nxv_type_defines out prefix dtype)
   list(GET NXV_GLSL_${dtype} 0 store)
   list(GET NXV_GLSL_${dtype} 1 compute)
   list(GET NXV_GLSL_${dtype} 2 kind)
+  list(GET NXV_GLSL_${dtype} 3 bits)
   string(TOUPPER ${dtype} upper)
-  set(${out} ${prefix}_STORE=${store} ${prefix}_T=${compute} ${prefix}_IS_${kind}=1 ${prefix}_${upper}=1 PARENT_SCOPE)
+  set(${out} ${prefix}_STORE=${store} ${prefix}_T=${compute} ${prefix}_IS_${kind}=1 ${prefix}_${upper}=1
+      ${prefix}_BITS=${bits} PARENT_SCOPE)
 endfunction()
 
 foreach(t IN LISTS NXV_NUMERIC_VARIANTS)
@@ -99,7 +102,7 @@ endforeach()
 nxv_shader(NAME copy_many SOURCE copy_many.comp)
 
 # Movement is byte moves: one variant per element size.
-foreach(bytes 1 4 8)
+foreach(bytes 1 2 4 8)
   nxv_shader(NAME copy_${bytes} SOURCE copy.comp DEFINES ELEM_${bytes})
   nxv_shader(NAME fill_${bytes} SOURCE fill.comp DEFINES ELEM_${bytes})
 endforeach()

@@ -36,6 +36,8 @@ layout(push_constant) uniform Push { uint count; } pc;
 #define RESULT_T A_T
 #endif
 
+const int nxv_bits = A_BITS;  // for the bit-counting ops (shared/elementwise.def)
+
 RESULT_T apply(A_T x) {
 #define NXV_UNARY(id, name, cls, expr) NXV_UNARY_##cls(id, expr)
 #define NXV_BINARY(id, name, cls, expr)

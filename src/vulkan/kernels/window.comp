@@ -18,13 +18,9 @@ A_T identity() {
 #if defined(A_IS_FLOAT)
   const A_T inf = A_T(uintBitsToFloat(0x7f800000u));
   return FN == 0 ? A_T(0) : FN == 1 ? A_T(1) : FN == 2 ? -inf : inf;
-#elif defined(A_S32)
-  return FN == 0 ? 0 : FN == 1 ? 1 : FN == 2 ? int(0x80000000u) : 0x7fffffff;
-#elif defined(A_S64)
-  return FN == 0 ? int64_t(0) : FN == 1 ? int64_t(1) : FN == 2 ? int64_t(0x8000000000000000ul)
-                                                              : int64_t(0x7fffffffffffffffl);
 #else
-  return FN == 0 ? 0u : FN == 1 ? 1u : FN == 2 ? 0u : 255u;
+  // pred is cast to u8 before it gets here (src/ops/window.cpp), so u8's range is the uint variant's.
+  return FN == 0 ? A_T(0) : FN == 1 ? A_T(1) : FN == 2 ? A_LOWEST : A_HIGHEST;
 #endif
 }
 

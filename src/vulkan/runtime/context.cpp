@@ -116,7 +116,6 @@ Context::Context() : instance(create_instance()) {
 
   const auto available = physical.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
                                                vk::PhysicalDeviceVulkan12Features>();
-  const auto& has10 = available.get<vk::PhysicalDeviceFeatures2>().features;
   const auto& has11 = available.get<vk::PhysicalDeviceVulkan11Features>();
   const auto& has12 = available.get<vk::PhysicalDeviceVulkan12Features>();
   vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
@@ -125,9 +124,9 @@ Context::Context() : instance(create_instance()) {
   auto& want10 = chain.get<vk::PhysicalDeviceFeatures2>().features;
   want10.shaderFloat64 = VK_TRUE;
   want10.shaderInt64 = VK_TRUE;
-  want10.shaderInt16 = has10.shaderInt16;
+  want10.shaderInt16 = VK_TRUE;  // required (s16, u16), like the 8-bit features
   auto& want11 = chain.get<vk::PhysicalDeviceVulkan11Features>();
-  want11.storageBuffer16BitAccess = has11.storageBuffer16BitAccess;
+  want11.storageBuffer16BitAccess = VK_TRUE;
   want11.uniformAndStorageBuffer16BitAccess = has11.uniformAndStorageBuffer16BitAccess;
   auto& want12 = chain.get<vk::PhysicalDeviceVulkan12Features>();
   want12.shaderInt8 = VK_TRUE;

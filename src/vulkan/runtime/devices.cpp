@@ -48,8 +48,11 @@ void describe_vulkan12(const vk::raii::PhysicalDevice& device, DeviceDescription
   d.max_allocation_size = p11.maxMemoryAllocationSize;
   d.driver_name = p12.driverName.data();
   d.driver_info = p12.driverInfo.data();
-  const auto feats = device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>();
+  const auto feats = device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
+                                         vk::PhysicalDeviceVulkan12Features>();
   const auto& f10 = feats.get<vk::PhysicalDeviceFeatures2>().features;
+  d.int16 = f10.shaderInt16;
+  d.storage16 = feats.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess;
   const auto& f12 = feats.get<vk::PhysicalDeviceVulkan12Features>();
   d.float64 = f10.shaderFloat64;
   d.int64 = f10.shaderInt64;
@@ -134,6 +137,8 @@ DeviceDescription describe_device(const vk::raii::PhysicalDevice& device, int in
   if (vulkan12 && !d.int64) missing.push_back("no shaderInt64");
   if (vulkan12 && !d.int8) missing.push_back("no shaderInt8");
   if (vulkan12 && !d.storage8) missing.push_back("no storageBuffer8BitAccess");
+  if (vulkan12 && !d.int16) missing.push_back("no shaderInt16");
+  if (vulkan12 && !d.storage16) missing.push_back("no storageBuffer16BitAccess");
   if (!d.push_descriptors) missing.push_back("no " VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (!compute_queue) missing.push_back("no compute queue");
   d.usable = missing.empty();
@@ -153,7 +158,7 @@ int pick_from(const std::vector<DeviceDescription>& devices, std::string* reason
       }
   detail::fail(
       "vulkan: no usable Vulkan device (nx_vulkan needs Vulkan 1.2, shaderFloat64, shaderInt64, shaderInt8, "
-      "storageBuffer8BitAccess, VK_KHR_push_descriptor and a compute queue):",
+      "storageBuffer8BitAccess, shaderInt16, storageBuffer16BitAccess, VK_KHR_push_descriptor and a compute queue):",
       device_list(devices));
 }
 

@@ -43,4 +43,5 @@ double nxv_ieee_multiply(double a, double b) { precise double r = a * b; return 
 int nxv_ieee_multiply(int a, int b) { return a * b; }
 int64_t nxv_ieee_multiply(int64_t a, int64_t b) { return a * b; }
 uint nxv_ieee_multiply(uint a, uint b) { return a * b; }
+uint64_t nxv_ieee_multiply(uint64_t a, uint64_t b) { return a * b; }
 #endif
