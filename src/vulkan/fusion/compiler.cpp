@@ -12,10 +12,12 @@
 // Replay is kept only where it pays (nxv::vulkan::Replay::automatic, include/nxv/vulkan.hpp). NXV_REPLAY=0 turns it off
 // for A/B runs and NXV_REPLAY=always on for every graph; NXV_PROFILE and NXV_BATCH_MAX=0 turn it off (both need the
 // batch).
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -27,6 +29,7 @@
 #include "trace/evaluate.hpp"
 #include "vulkan/fusion/codegen.hpp"
 #include "vulkan/fusion/epilogue.hpp"
+#include "vulkan/fusion/looped.hpp"
 #include "vulkan/fusion/plan.hpp"
 #include "vulkan/fusion/shader_cache.hpp"
 #include "vulkan/kernels/conv.hpp"
@@ -244,6 +247,13 @@ class FusedExecutable final : public Executable {
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
       const Node& n = graph_.nodes[i];
       if (n.kind != NodeKind::control) continue;
+      if (settings::value(settings::Id::FUSION) != "0")
+        if (std::optional<LoopedStage> ls = looped_stage(*n.control)) {
+          if (settings::flag(settings::Id::DEBUG))
+            std::cerr << "nxv fusion compiler: fori_loop %" << i << " runs as one kernel with its loop inside\n";
+          looped_.emplace(static_cast<NodeId>(i), std::move(*ls));
+          continue;
+        }
       for (const auto& body : n.control->bodies) {
         Signature sig{Structure{Structure::Kind::list, {}, {}}, {}, {}, {}};
         for (NodeId p : body->parameters) {
@@ -298,11 +308,14 @@ class FusedExecutable final : public Executable {
     std::vector<Tensor> args;
     args.reserve(n.inputs.size());
     for (NodeId x : n.inputs) args.push_back(values[x]);
+    if (n.kind == NodeKind::control && looped_.count(id) > 0) {
+      control_results_[id] = run_looped(looped_.at(id), n, args, vk);
+      return {};
+    }
     if (n.kind == NodeKind::control) {
       const auto& bodies = bodies_.at(id);
-      control_results_[id] = run_control(*n.control, args, [&](std::size_t b, std::span<const Tensor> in) {
-        return bodies[b]->run(in);
-      });
+      control_results_[id] =
+          run_control(*n.control, args, [&](std::size_t b, std::span<const Tensor> in) { return bodies[b]->run(in); });
       return {};
     }
     return apply(n.call, args, n.type);
@@ -417,6 +430,7 @@ class FusedExecutable final : public Executable {
   std::vector<vulkan::BufferPtr> output_buffers_;          // and writes its outputs into these
   std::map<NodeId, std::vector<Tensor>> control_results_;  // during a call: the results of the control nodes run
   std::map<NodeId, std::vector<std::unique_ptr<FusedExecutable>>> bodies_;  // per control node, its bodies compiled
+  std::map<NodeId, LoopedStage> looped_;  // the fori_loops run as one kernel (no bodies_ entry)
 };
 
 class VulkanCompiler final : public Compiler {
