@@ -112,5 +112,18 @@ TEST(ControlFlowGrad, VulkanMatchesTheReference) {
   EXPECT_TRUE(grad_parity(cond_in_loop_fn, {rand({3}, 10), rand({3}, 11)}, vk, DType::f32, 1e-5, 1e-6));
 }
 
+TEST(ControlFlowGrad, JitOnVulkanMatchesEagerBitForBit) {
+  if (!vulkan::available()) GTEST_SKIP() << "no usable Vulkan device";
+  Backend& vk = vulkan::backend();
+  auto loss = [](const Tensor& x, const Tensor& w, const Tensor& rows) {
+    return sum(fori_fn({x, w})) + sum(scan_fn({x, rows, w})) + sum(cond_fn({x, w, w}));
+  };
+  const Tensor x = rand({2}, 1).to(vk), w = rand({2}, 2).to(vk), rows = rand({4, 2}, 3).to(vk);
+  const Tensor eager = grad(loss)(x, w, rows);
+  const Tensor compiled =
+      jit([&](const Tensor& a, const Tensor& b, const Tensor& c) { return grad(loss)(a, b, c); })(x, w, rows);
+  EXPECT_EQ(compiled.to_host().to_vector<float>(), eager.to_host().to_vector<float>());
+}
+
 }  // namespace
 }  // namespace nxv
