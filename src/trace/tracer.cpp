@@ -122,12 +122,14 @@ std::vector<Tensor> Tracer::record_control(std::shared_ptr<const ControlFlow> co
   return results;
 }
 
-Tensor Tracer::parameter(const Tensor& like) {
+Tensor Tracer::parameter(const Tensor& like) { return parameter(like.type(), like.weak()); }
+
+Tensor Tracer::parameter(const TensorType& type, bool weak) {
   check_open("trace");
   Node node;
   node.kind = NodeKind::parameter;
-  node.type = like.type();
-  node.weak = like.weak();
+  node.type = type;
+  node.weak = weak;
   node.parameter = static_cast<int>(graph_.parameters.size());
   graph_.parameters.push_back(static_cast<NodeId>(graph_.nodes.size()));
   return append(std::move(node));

@@ -38,6 +38,8 @@ class Tracer final : public Backend, public std::enable_shared_from_this<Tracer>
   std::vector<Tensor> record_control(std::shared_ptr<const ControlFlow> control, std::span<const Tensor> inputs);
   // A new parameter node standing for a tensor like `like` (same type and weak flag).
   Tensor parameter(const Tensor& like);
+  // A new parameter node of `type` (vectorize traces on per-example types no tensor has yet).
+  Tensor parameter(const TensorType& type, bool weak);
   // Ends the trace: the graph with `outputs` as its outputs. Tensors of this trace used afterwards throw.
   Graph finish(std::span<const Tensor> outputs);
   // Ends the trace without a graph (the traced function threw).

@@ -7,6 +7,7 @@
 #include "nxv/control_flow.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/ops.hpp"
+#include "nxv/vectorize.hpp"
 #include "support/env.hpp"
 #include "trace/graph.hpp"
 
@@ -273,6 +274,16 @@ TEST(ControlFlow, GradThroughAWhileLoopNamesTheAlternatives) {
         while_loop([](const Tensor& c) { return less(sum(c), 10.0); }, [](const Tensor& c) { return c * 2.0; }, x));
   };
   expect_error<Error>([&] { grad(f)(vec({1, 2})); }, {"while_loop", "fori_loop", "scan"});
+}
+
+TEST(ControlFlow, VectorizeRunsLoopsOverSharedTensorsAndNamesTheMissingRule) {
+  auto f = [](const Tensor& x, const Tensor& s) {
+    return x + fori_loop(
+                   0, 3, [](const Tensor&, const Tensor& c) { return c * 2.0; }, s);
+  };
+  const Tensor xs = tensor(std::vector<float>{1, 2, 3, 4}, {2, 2}, reference_backend());
+  EXPECT_EQ(vectorize(f, {0, not_batched})(xs, vec({1, 1})).to_vector<float>(), (std::vector<float>{9, 10, 11, 12}));
+  expect_error<Error>([&] { vectorize(f, {0, 0})(xs, xs); }, {"vectorize", "no batching rule for fori_loop"});
 }
 
 }  // namespace
