@@ -173,24 +173,29 @@ std::vector<Batched> evaluate_batched(const Graph& graph, std::span<const Batche
   for (NodeId o : graph.outputs) last_use[o] = end;
   const std::vector<bool> live = live_nodes(graph);
   std::vector<Batched> values(graph.nodes.size());
-  std::map<NodeId, std::vector<Tensor>> control_results;
+  std::map<NodeId, std::vector<Batched>> control_results;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     if (!live[i]) continue;
     const Node& n = graph.nodes[i];
     std::vector<Batched> args;
     for (NodeId in : n.inputs) args.push_back(values[in]);
-    if (n.kind == NodeKind::control) {  // shared inputs only, for now: no batching rule for control flow yet
+    if (n.kind == NodeKind::control) {
+      bool any_batched = false;
       std::vector<Tensor> shared;
       for (const Batched& a : args) {
-        NXV_CHECK(!a.batched, "vectorize", "no batching rule for ", control_name(n.control->kind),
-                  " over a batched input yet (only over tensors shared by every example)");
+        any_batched = any_batched || a.batched;
         shared.push_back(a.value);
       }
-      control_results[static_cast<NodeId>(i)] = run_or_record(n.control, shared);
+      if (any_batched) {
+        control_results[static_cast<NodeId>(i)] = batching::batch_control(*n.control, args, size);
+      } else {
+        std::vector<Batched>& r = control_results[static_cast<NodeId>(i)];
+        for (const Tensor& t : run_or_record(n.control, shared)) r.push_back({t, false});
+      }
       continue;
     }
     if (n.kind == NodeKind::result) {
-      values[i] = {control_results.at(n.inputs[0])[static_cast<std::size_t>(n.result)], false};
+      values[i] = control_results.at(n.inputs[0])[static_cast<std::size_t>(n.result)];
       continue;
     }
     values[i] = evaluate_node(n, args, params, size, backend);

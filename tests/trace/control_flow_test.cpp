@@ -276,14 +276,73 @@ TEST(ControlFlow, GradThroughAWhileLoopNamesTheAlternatives) {
   expect_error<Error>([&] { grad(f)(vec({1, 2})); }, {"while_loop", "fori_loop", "scan"});
 }
 
-TEST(ControlFlow, VectorizeRunsLoopsOverSharedTensorsAndNamesTheMissingRule) {
+// vectorize(f)(xs) against f on each example (row b of every input), stacked.
+void expect_vectorized_exact(const std::function<Tensor(const std::vector<Tensor>&)>& f,
+                             const std::vector<Tensor>& xs) {
+  const Tensor got = vectorize(f, {})(xs);
+  const std::int64_t size = xs[0].shape()[0];
+  std::vector<Tensor> rows;
+  for (std::int64_t b = 0; b < size; ++b) {
+    std::vector<Tensor> example;
+    for (const Tensor& x : xs) {
+      Shape starts = Shape::filled(x.rank(), 0), lengths = x.shape();
+      starts[0] = b;
+      lengths[0] = 1;
+      example.push_back(reshape(slice(x, starts, lengths), Shape(x.shape().begin() + 1, x.shape().end())));
+    }
+    const Tensor y = f(example);
+    rows.push_back(reshape(y, {1, y.size()}));
+  }
+  expect_bits(reshape(got, {size, -1}), concatenate(rows, 0));
+}
+
+TEST(ControlFlow, VectorizedControlFlowEqualsThePerExampleCalls) {
+  const Tensor a = tensor(std::vector<float>{1, -2, 3, 0.5f, -1, 2}, {3, 2}, reference_backend());
+  const Tensor b = tensor(std::vector<float>{0.5f, 2, -1, 1.5f, 3, -0.5f}, {3, 2}, reference_backend());
+  const Tensor rows = uniform(key(3), {3, 4, 2}, DType::f32, -1.0, 1.0, reference_backend());
+  expect_vectorized_exact(
+      [](const std::vector<Tensor>& x) {
+        return fori_loop(
+            0, 3, [&](const Tensor& i, const Tensor& c) { return c * x[1] + as_type(i, DType::f32); }, x[0]);
+      },
+      {a, b});
+  expect_vectorized_exact(
+      [](const std::vector<Tensor>& x) {
+        const auto r =
+            scan([](const Tensor& c, const Tensor& row) { return std::pair(c * row + 1.0, sin(c)); }, x[0], x[1]);
+        return concatenate({r.first, reshape(r.second, {-1})});
+      },
+      {a, rows});
+  expect_vectorized_exact(
+      [](const std::vector<Tensor>& x) {  // a per-example predicate
+        return cond(
+            greater(sum(x[0]), 0.0), [](const Tensor& v) { return v * 2.0; }, [](const Tensor& v) { return -v; }, x[0]);
+      },
+      {a});
+  expect_vectorized_exact(
+      [](const std::vector<Tensor>& x) {  // per-example trip counts
+        return while_loop([](const Tensor& c) { return less(sum(abs(c)), 20.0); },
+                          [](const Tensor& c) { return c * 2.0 + 0.25; }, x[0]);
+      },
+      {a});
+  expect_vectorized_exact(
+      [](const std::vector<Tensor>& x) {  // per-example gradients through a loop
+        auto loss = [](const Tensor& v, const Tensor& w) {
+          return sum(fori_loop(
+              0, 4, [&](const Tensor&, const Tensor& c) { return sin(c * w); }, v));
+        };
+        return grad(loss)(x[0], x[1]);
+      },
+      {a, b});
+}
+
+TEST(ControlFlow, VectorizeRunsLoopsOverSharedTensors) {
   auto f = [](const Tensor& x, const Tensor& s) {
     return x + fori_loop(
                    0, 3, [](const Tensor&, const Tensor& c) { return c * 2.0; }, s);
   };
   const Tensor xs = tensor(std::vector<float>{1, 2, 3, 4}, {2, 2}, reference_backend());
   EXPECT_EQ(vectorize(f, {0, not_batched})(xs, vec({1, 1})).to_vector<float>(), (std::vector<float>{9, 10, 11, 12}));
-  expect_error<Error>([&] { vectorize(f, {0, 0})(xs, xs); }, {"vectorize", "no batching rule for fori_loop"});
 }
 
 }  // namespace
