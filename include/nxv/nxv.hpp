@@ -4,10 +4,12 @@
 //
 // tensors and dtypes (tensor.hpp, dtype.hpp, shape.hpp), the op set (ops.hpp, with indexing.hpp and conv.hpp),
 // backends and their registry (backend.hpp), the Vulkan backend and its fusion compiler (vulkan.hpp), host-fallback
-// accounting (fallback.hpp), numerical definitions and jit (defn.hpp), gradients (grad.hpp), vectorize (vectorize.hpp)
-// and neural-network layers, losses and optimizers (nn.hpp). Errors are nxv::Error (error.hpp).
+// accounting (fallback.hpp), numerical definitions and jit (defn.hpp), loops and conditionals in them
+// (control_flow.hpp), gradients (grad.hpp), vectorize (vectorize.hpp) and neural-network layers, losses and
+// optimizers (nn.hpp). Errors are nxv::Error (error.hpp).
 #pragma once
 #include "nxv/backend.hpp"
+#include "nxv/control_flow.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/dtype.hpp"

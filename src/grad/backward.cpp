@@ -4,7 +4,11 @@
 // then walks the nodes in reverse, turning each node's cotangent into cotangents of its inputs with the
 // rule of its op (rules_*.cpp) and summing those of nodes used several times. Only nodes that both depend on
 // a differentiated input and reach the output take part (`needs` and the cotangents present), so unused
-// branches, constant data and integer computations cost nothing.
+// branches, constant data and integer computations cost nothing. A control node's results pass their cotangents
+// to it, and its rule (control_vjp.cpp) gives those of its inputs.
+#include <algorithm>
+#include <map>
+
 #include "grad/rules.hpp"
 #include "nxv/grad.hpp"
 #include "trace/evaluate.hpp"
@@ -81,33 +85,55 @@ std::vector<Tensor> custom_vjp(const Node& node, std::span<const Tensor> inputs,
   return cot;
 }
 
-// Whether each node's value depends on a differentiated parameter through float values (the only nodes
-// whose cotangents matter).
-std::vector<bool> needs_gradient(const Graph& graph, std::size_t num_wrt) {
+// Whether each node's value depends on a wanted parameter through float values (the only nodes whose cotangents
+// matter). A control node has no value of its own: it needs one when an input does, and its results when float.
+std::vector<bool> needs_gradient(const Graph& graph, const std::vector<bool>& wanted) {
   std::vector<bool> needs(graph.nodes.size(), false);
-  for (std::size_t k = 0; k < num_wrt; ++k) needs[graph.parameters[k]] = true;
+  for (std::size_t k = 0; k < wanted.size(); ++k) needs[graph.parameters[k]] = wanted[k];
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node& n = graph.nodes[i];
-    if (n.kind != NodeKind::op && n.kind != NodeKind::custom_vjp) continue;
+    if (n.kind == NodeKind::parameter || n.kind == NodeKind::constant || n.kind == NodeKind::stop_gradient) continue;
     // A custom_vjp node's last input is the output it marks: its gradient comes from the rule instead.
     const std::size_t operands = n.inputs.size() - (n.kind == NodeKind::custom_vjp ? 1 : 0);
     bool any = false;
     for (std::size_t k = 0; k < operands; ++k) any = any || needs[n.inputs[k]];
-    needs[i] = any && is_float(n.type.dtype);
+    needs[i] = any && (n.kind == NodeKind::control || is_float(n.type.dtype));
   }
   return needs;
 }
 
-// The cotangents of the first `num_wrt` parameters, given every node's value and the output's cotangent.
-std::vector<Tensor> backward(const Graph& graph, const std::vector<Tensor>& values, const Tensor& seed,
-                             std::size_t num_wrt) {
-  const std::vector<bool> needs = needs_gradient(graph, num_wrt);
+std::string node_name(const Node& n) {
+  if (n.kind == NodeKind::control) return std::string(control_name(n.control->kind));
+  if (n.kind == NodeKind::custom_vjp) return "custom_grad";
+  return format_call(n.call);
+}
+
+// The cotangents of the wanted parameters, given every node's value and a cotangent per output (undefined: none).
+std::vector<Tensor> backward(const Graph& graph, const std::vector<Tensor>& values, std::span<const Tensor> seeds,
+                             const std::vector<bool>& wanted) {
+  const std::vector<bool> needs = needs_gradient(graph, wanted);
   std::vector<Tensor> cot(graph.nodes.size());
-  const NodeId output = graph.outputs[0];
-  if (needs[output]) cot[output] = seed;
-  for (NodeId i = output; i >= 0; --i) {
+  NodeId last = -1;
+  for (std::size_t k = 0; k < graph.outputs.size(); ++k) {
+    const NodeId o = graph.outputs[k];
+    if (!needs[o] || !seeds[k].defined()) continue;
+    cot[o] = cot[o].defined() ? add(cot[o], seeds[k]) : seeds[k];
+    last = std::max(last, o);
+  }
+  std::map<NodeId, std::vector<Tensor>> result_cots;  // per control node, its results' cotangents
+  for (NodeId i = last; i >= 0; --i) {
     const Node& n = graph.nodes[i];
-    if (!needs[i] || !cot[i].defined() || n.kind == NodeKind::parameter) continue;
+    if (!needs[i] || n.kind == NodeKind::parameter) continue;
+    if (n.kind == NodeKind::result) {
+      if (!cot[i].defined()) continue;
+      std::vector<Tensor>& r = result_cots[n.inputs[0]];
+      r.resize(graph.nodes[n.inputs[0]].control->results.size());
+      r[static_cast<std::size_t>(n.result)] = cot[i];
+      cot[i] = Tensor();
+      continue;
+    }
+    const auto found = result_cots.find(i);
+    if (n.kind == NodeKind::control ? found == result_cots.end() : !cot[i].defined()) continue;
     std::vector<Tensor> x;
     std::vector<bool> input_needs;
     for (NodeId in : n.inputs) {
@@ -115,7 +141,10 @@ std::vector<Tensor> backward(const Graph& graph, const std::vector<Tensor>& valu
       input_needs.push_back(needs[in]);
     }
     std::vector<Tensor> contributions;
-    if (n.kind == NodeKind::custom_vjp) {
+    if (n.kind == NodeKind::control) {
+      contributions = rules::control_vjp(*n.control, x, found->second, input_needs);
+      result_cots.erase(found);
+    } else if (n.kind == NodeKind::custom_vjp) {
       x.pop_back();
       contributions = custom_vjp(n, x, values[i], cot[i]);
     } else {
@@ -124,7 +153,7 @@ std::vector<Tensor> backward(const Graph& graph, const std::vector<Tensor>& valu
     for (std::size_t k = 0; k < contributions.size(); ++k) {
       const NodeId in = n.inputs[k];
       if (!needs[in] || !contributions[k].defined()) continue;
-      NXV_CHECK(contributions[k].type() == graph.nodes[in].type, "grad", "the rule of ", format_call(n.call),
+      NXV_CHECK(contributions[k].type() == graph.nodes[in].type, "grad", "the rule of ", node_name(n),
                 " gave a cotangent of ", to_string(contributions[k].type()), " for its input ", k, " of type ",
                 to_string(graph.nodes[in].type));
       cot[in] = cot[in].defined() ? add(cot[in], contributions[k]) : contributions[k];
@@ -132,11 +161,20 @@ std::vector<Tensor> backward(const Graph& graph, const std::vector<Tensor>& valu
     cot[i] = Tensor();  // consumed: release it early
   }
   std::vector<Tensor> grads;
-  for (std::size_t k = 0; k < num_wrt; ++k) grads.push_back(cot[graph.parameters[k]]);
+  for (std::size_t k = 0; k < wanted.size(); ++k) grads.push_back(wanted[k] ? cot[graph.parameters[k]] : Tensor());
   return grads;
 }
 
 }  // namespace
+
+namespace rules {
+
+std::vector<Tensor> graph_vjp(const Graph& graph, std::span<const Tensor> inputs, std::span<const Tensor> cotangents,
+                              const std::vector<bool>& wanted) {
+  return backward(graph, evaluate_all(graph, inputs), cotangents, wanted);
+}
+
+}  // namespace rules
 
 namespace detail {
 
@@ -165,7 +203,11 @@ ValueAndGrad value_and_grad(std::span<const Tensor> wrt, std::span<const Tensor>
   }
   const std::vector<Tensor> values = evaluate_all(graph, inputs);
   const Tensor value = values[graph.outputs[0]];
-  std::vector<Tensor> grads = backward(graph, values, scalar(1.0, value.dtype(), value.backend()), wrt.size());
+  std::vector<bool> wanted(inputs.size(), false);
+  std::fill(wanted.begin(), wanted.begin() + static_cast<std::ptrdiff_t>(wrt.size()), true);
+  const Tensor seed = scalar(1.0, value.dtype(), value.backend());
+  std::vector<Tensor> grads = backward(graph, values, {&seed, 1}, wanted);
+  grads.resize(wrt.size());
   for (std::size_t k = 0; k < grads.size(); ++k)
     if (!grads[k].defined()) grads[k] = zeros(wrt[k].shape(), wrt[k].dtype(), wrt[k].backend());
   return {value, std::move(grads)};

@@ -10,6 +10,7 @@
 
 #include "nxv/ops.hpp"
 #include "ops/op.hpp"
+#include "trace/graph.hpp"
 
 namespace nxv::rules {
 
@@ -29,6 +30,15 @@ std::vector<Tensor> conv_vjp(const Vjp& v);
 std::vector<Tensor> window_vjp(const Vjp& v);    // window_reduce, window_scatter
 std::vector<Tensor> indexing_vjp(const Vjp& v);  // take, take_along_axis, gather, indexed_add/put,
                                                  // put_slice, sort, argsort, cumulative
+
+// Control nodes (control_vjp.cpp): one cotangent per input of the node, given a cotangent per result (undefined:
+// zero). Throws for while_loop.
+std::vector<Tensor> control_vjp(const ControlFlow& control, std::span<const Tensor> x, std::span<const Tensor> g,
+                                const std::vector<bool>& needs);
+// The cotangents of `graph`'s parameters at `inputs` (undefined: zero, or not wanted) for a cotangent per output
+// (undefined: zero); wanted[k]: whether parameter k's is needed (backward.cpp).
+std::vector<Tensor> graph_vjp(const Graph& graph, std::span<const Tensor> inputs, std::span<const Tensor> cotangents,
+                              const std::vector<bool>& wanted);
 
 // Sums `g` over the axes along which an input of `shape` was broadcast to g's shape (NumPy rules), then
 // reshapes it to `shape`.

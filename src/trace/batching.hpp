@@ -15,6 +15,7 @@
 
 namespace nxv {
 struct Graph;
+struct ControlFlow;
 }  // namespace nxv
 
 namespace nxv::batching {
@@ -41,6 +42,10 @@ Tensor batch_op(const RuleContext& c);
 // batched when it depends on a batched parameter (vectorize.cpp). A rule for a node that holds subgraphs (control
 // flow) batches its bodies with it.
 std::vector<Batched> evaluate_batched(const Graph& graph, std::span<const Batched> params, std::int64_t size);
+
+// A control node (src/trace/graph.hpp) on inputs of which some are batched: its results, batched
+// (batching_control.cpp).
+std::vector<Batched> batch_control(const ControlFlow& control, std::span<const Batched> args, std::int64_t size);
 
 // ---- helpers shared by the rule files ----
 Shape with_batch_dim(std::int64_t size, const Shape& shape);  // [size] + shape

@@ -1,6 +1,9 @@
 #include "trace/evaluate.hpp"
 
+#include <map>
+
 #include "ops/apply.hpp"
+#include "trace/control_flow.hpp"
 #include "trace/tracer.hpp"
 
 namespace nxv {
@@ -17,9 +20,13 @@ Tensor place_constant(const Tensor& constant, Backend& target) {
 
 namespace {
 
-// The value of node `n` given the values of the nodes before it.
-Tensor evaluate_node(const Node& n, const std::vector<Tensor>& values, std::span<const Tensor> inputs,
-                     Backend& backend) {
+// The results of the control nodes evaluated so far, read by their result nodes.
+using ControlResults = std::map<NodeId, std::vector<Tensor>>;
+
+// The value of node `id` given the values of the nodes before it (a control node's: none; its results go into
+// `results`).
+Tensor evaluate_node(NodeId id, const Node& n, const std::vector<Tensor>& values, std::span<const Tensor> inputs,
+                     Backend& backend, ControlResults& results) {
   std::vector<Tensor> args;
   args.reserve(n.inputs.size());
   for (NodeId i : n.inputs) args.push_back(values[i]);
@@ -37,6 +44,11 @@ Tensor evaluate_node(const Node& n, const std::vector<Tensor>& values, std::span
       args.pop_back();
       return detail::attach_custom_vjp(args, output, n.custom);
     }
+    case NodeKind::control:
+      results[id] = run_or_record(n.control, args);
+      return {};
+    case NodeKind::result:
+      return results.at(n.inputs[0])[static_cast<std::size_t>(n.result)];
   }
   return {};
 }
@@ -59,14 +71,15 @@ std::vector<Tensor> evaluate_all(const Graph& graph, std::span<const Tensor> inp
   Backend& backend = evaluation_backend(inputs);
   const std::vector<bool> live = live_nodes(graph);
   std::vector<Tensor> values(graph.nodes.size());
+  ControlResults results;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i)
-    if (live[i]) values[i] = evaluate_node(graph.nodes[i], values, inputs, backend);
+    if (live[i]) values[i] = evaluate_node(static_cast<NodeId>(i), graph.nodes[i], values, inputs, backend, results);
   return values;
 }
 
-std::vector<Tensor> evaluate(const Graph& graph, std::span<const Tensor> inputs) {
+std::vector<Tensor> evaluate(const Graph& graph, std::span<const Tensor> inputs, Backend* target) {
   check_inputs(graph, inputs);
-  Backend& backend = evaluation_backend(inputs);
+  Backend& backend = target != nullptr && !innermost_tracer(inputs) ? *target : evaluation_backend(inputs);
   // last_use[i]: the last node reading node i (outputs are read at the end), so memory is returned early.
   const std::size_t end = graph.nodes.size();
   std::vector<std::size_t> last_use(graph.nodes.size(), 0);
@@ -75,11 +88,15 @@ std::vector<Tensor> evaluate(const Graph& graph, std::span<const Tensor> inputs)
   for (NodeId o : graph.outputs) last_use[o] = end;
   const std::vector<bool> live = live_nodes(graph);
   std::vector<Tensor> values(graph.nodes.size());
+  ControlResults results;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     if (!live[i]) continue;
-    values[i] = evaluate_node(graph.nodes[i], values, inputs, backend);
+    values[i] = evaluate_node(static_cast<NodeId>(i), graph.nodes[i], values, inputs, backend, results);
     for (NodeId in : graph.nodes[i].inputs)
-      if (last_use[in] == i) values[in] = Tensor();
+      if (last_use[in] == i) {
+        values[in] = Tensor();
+        results.erase(in);
+      }
   }
   std::vector<Tensor> outputs;
   for (NodeId o : graph.outputs) outputs.push_back(values[o]);

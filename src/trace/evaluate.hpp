@@ -20,7 +20,9 @@ Tensor place_constant(const Tensor& constant, Backend& target);
 
 // Every node's value (the backward pass reads the primal values of the nodes it differentiates).
 std::vector<Tensor> evaluate_all(const Graph& graph, std::span<const Tensor> inputs);
-// The outputs only; each intermediate value is released after its last use.
-std::vector<Tensor> evaluate(const Graph& graph, std::span<const Tensor> inputs);
+// The outputs only; each intermediate value is released after its last use. `backend`: where ops without inputs and
+// constants go (nullptr: evaluation_backend(inputs); a control node's bodies pass the node's, since a body may have
+// no inputs).
+std::vector<Tensor> evaluate(const Graph& graph, std::span<const Tensor> inputs, Backend* backend = nullptr);
 
 }  // namespace nxv

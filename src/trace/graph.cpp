@@ -26,7 +26,106 @@ std::string constant_text(const Tensor& t) {
   return "constant(" + values + ")";
 }
 
+// The header of a control node: its kind and static attributes.
+std::string control_text(const ControlFlow& c) {
+  std::ostringstream s;
+  s << control_name(c.kind);
+  if (c.kind == ControlFlow::Kind::fori_loop) s << "(lo=" << c.lo << ", hi=" << c.hi << ")";
+  if (c.kind == ControlFlow::Kind::scan) s << "(length=" << c.length << ")";
+  return s.str();
+}
+
+std::string results_text(const ControlFlow& c) {
+  std::string s = "(";
+  for (std::size_t r = 0; r < c.results.size(); ++r) s += (r ? ", " : "") + to_string(c.results[r]);
+  return s + ")";
+}
+
+// The names of a control node's bodies, in ControlFlow::bodies' order.
+std::vector<std::string_view> body_names(ControlFlow::Kind kind) {
+  switch (kind) {
+    case ControlFlow::Kind::while_loop:
+      return {"cond", "body"};
+    case ControlFlow::Kind::cond:
+      return {"on_true", "on_false"};
+    case ControlFlow::Kind::fori_loop:
+    case ControlFlow::Kind::scan:
+      break;
+  }
+  return {"body"};
+}
+
+void write_graph(std::ostringstream& s, const Graph& graph, const std::string& indent);
+
+void write_bodies(std::ostringstream& s, const ControlFlow& c, const std::string& indent) {
+  const std::vector<std::string_view> names = body_names(c.kind);
+  for (std::size_t b = 0; b < c.bodies.size(); ++b) {
+    s << indent << "  " << names[b] << ":\n";
+    write_graph(s, *c.bodies[b], indent + "    ");
+  }
+}
+
+void write_graph(std::ostringstream& s, const Graph& graph, const std::string& indent) {
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node& n = graph.nodes[i];
+    s << indent << "%" << i << " = ";
+    switch (n.kind) {
+      case NodeKind::parameter:
+        s << "parameter(" << n.parameter << ")";
+        break;
+      case NodeKind::constant:
+        s << constant_text(n.constant);
+        break;
+      case NodeKind::op:
+        s << format_call(n.call);
+        break;
+      case NodeKind::stop_gradient:
+        s << "stop_gradient";
+        break;
+      case NodeKind::custom_vjp:
+        s << "custom_vjp";
+        break;
+      case NodeKind::control:
+        s << control_text(*n.control);
+        break;
+      case NodeKind::result:
+        s << "result(" << n.result << ")";
+        break;
+    }
+    for (std::size_t k = 0; k < n.inputs.size(); ++k) s << (k ? ", %" : " %") << n.inputs[k];
+    if (n.kind == NodeKind::control) {
+      s << " : " << results_text(*n.control) << "\n";
+      write_bodies(s, *n.control, indent);
+      continue;
+    }
+    s << " : " << to_string(n.type) << (n.weak ? " (weak)" : "") << "\n";
+  }
+  s << indent << "outputs:";
+  for (std::size_t k = 0; k < graph.outputs.size(); ++k) s << (k ? ", %" : " %") << graph.outputs[k];
+  s << "\n";
+}
+
 }  // namespace
+
+std::string_view control_name(ControlFlow::Kind kind) {
+  switch (kind) {
+    case ControlFlow::Kind::while_loop:
+      return "while_loop";
+    case ControlFlow::Kind::fori_loop:
+      return "fori_loop";
+    case ControlFlow::Kind::scan:
+      return "scan";
+    case ControlFlow::Kind::cond:
+      return "cond";
+  }
+  return "control";
+}
+
+int ControlFlow::captured_begin(std::size_t b) const {
+  int first = operands + xs;
+  for (std::size_t k = 0; k < b; ++k) first += captured[k];
+  return first;
+}
 
 std::string format_call(const OpCall& call) {
   std::ostringstream s;
@@ -138,32 +237,7 @@ std::string format_call(const OpCall& call) {
 
 std::string to_string(const Graph& graph) {
   std::ostringstream s;
-  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-    const Node& n = graph.nodes[i];
-    s << "%" << i << " = ";
-    switch (n.kind) {
-      case NodeKind::parameter:
-        s << "parameter(" << n.parameter << ")";
-        break;
-      case NodeKind::constant:
-        s << constant_text(n.constant);
-        break;
-      case NodeKind::op:
-        s << format_call(n.call);
-        break;
-      case NodeKind::stop_gradient:
-        s << "stop_gradient";
-        break;
-      case NodeKind::custom_vjp:
-        s << "custom_vjp";
-        break;
-    }
-    for (std::size_t k = 0; k < n.inputs.size(); ++k) s << (k ? ", %" : " %") << n.inputs[k];
-    s << " : " << to_string(n.type) << (n.weak ? " (weak)" : "") << "\n";
-  }
-  s << "outputs:";
-  for (std::size_t k = 0; k < graph.outputs.size(); ++k) s << (k ? ", %" : " %") << graph.outputs[k];
-  s << "\n";
+  write_graph(s, graph, "");
   return s.str();
 }
 

@@ -8,6 +8,7 @@
 #include "core/settings.hpp"
 #include "nxv/defn.hpp"
 #include "trace/compiler.hpp"
+#include "trace/control_flow.hpp"
 #include "trace/evaluate.hpp"
 #include "trace/tracer.hpp"
 
@@ -52,9 +53,7 @@ class EvaluatorExecutable final : public Executable {
   explicit EvaluatorExecutable(const Graph& graph) : graph_(graph) {}
   std::vector<Tensor> run(std::span<const Tensor> inputs) override {
     if (!constants_placed_) {
-      Backend& backend = evaluation_backend(inputs);
-      for (Node& n : graph_.nodes)
-        if (n.kind == NodeKind::constant) n.constant = place_constant(n.constant, backend);
+      place_constants(graph_, evaluation_backend(inputs));
       constants_placed_ = true;
     }
     return evaluate(graph_, inputs);

@@ -100,6 +100,28 @@ Tensor Tracer::record_marker(NodeKind kind, std::span<const Tensor> inputs, cons
   return append(std::move(node));
 }
 
+std::vector<Tensor> Tracer::record_control(std::shared_ptr<const ControlFlow> control, std::span<const Tensor> inputs) {
+  check_open(control_name(control->kind));
+  Node node;
+  node.kind = NodeKind::control;
+  node.type = control->results.empty() ? TensorType{{}, DType::pred} : control->results[0];
+  for (const Tensor& t : inputs) node.inputs.push_back(node_of(t));
+  node.control = control;
+  const NodeId id = static_cast<NodeId>(graph_.nodes.size());
+  graph_.nodes.push_back(std::move(node));
+  std::vector<Tensor> results;
+  for (std::size_t r = 0; r < control->results.size(); ++r) {
+    Node result;
+    result.kind = NodeKind::result;
+    result.type = control->results[r];
+    result.weak = control->weak[r];
+    result.inputs = {id};
+    result.result = static_cast<int>(r);
+    results.push_back(append(std::move(result)));
+  }
+  return results;
+}
+
 Tensor Tracer::parameter(const Tensor& like) { return parameter(like.type(), like.weak()); }
 
 Tensor Tracer::parameter(const TensorType& type, bool weak) {

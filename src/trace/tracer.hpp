@@ -9,6 +9,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "nxv/backend.hpp"
 #include "trace/graph.hpp"
@@ -33,6 +34,8 @@ class Tracer final : public Backend, public std::enable_shared_from_this<Tracer>
   // Records a marker node (stop_gradient, custom_vjp) of type `type` on `inputs`.
   Tensor record_marker(NodeKind kind, std::span<const Tensor> inputs, const TensorType& type,
                        std::shared_ptr<const CustomVjp> custom = nullptr);
+  // Records a control node running `control` on `inputs`, and a result node per result: the results.
+  std::vector<Tensor> record_control(std::shared_ptr<const ControlFlow> control, std::span<const Tensor> inputs);
   // A new parameter node standing for a tensor like `like` (same type and weak flag).
   Tensor parameter(const Tensor& like);
   // A new parameter node of `type` (vectorize traces on per-example types no tensor has yet).

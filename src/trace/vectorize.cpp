@@ -6,9 +6,12 @@
 // trace, which is what lets vectorize compose with every other transformation.
 #include "nxv/vectorize.hpp"
 
+#include <map>
+
 #include "nxv/grad.hpp"
 #include "ops/apply.hpp"
 #include "trace/batching.hpp"
+#include "trace/control_flow.hpp"
 #include "trace/evaluate.hpp"
 #include "trace/tracer.hpp"
 
@@ -148,6 +151,9 @@ Batched evaluate_node(const Node& n, std::span<const Batched> args, std::span<co
         return {detail::attach_custom_vjp(values, output, n.custom), false};
       }
       return {batched_custom_vjp(n, args, size), true};
+    case NodeKind::control:  // evaluate_batched runs control nodes and their results
+    case NodeKind::result:
+      break;
   }
   return {};
 }
@@ -167,11 +173,31 @@ std::vector<Batched> evaluate_batched(const Graph& graph, std::span<const Batche
   for (NodeId o : graph.outputs) last_use[o] = end;
   const std::vector<bool> live = live_nodes(graph);
   std::vector<Batched> values(graph.nodes.size());
+  std::map<NodeId, std::vector<Batched>> control_results;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     if (!live[i]) continue;
     const Node& n = graph.nodes[i];
     std::vector<Batched> args;
     for (NodeId in : n.inputs) args.push_back(values[in]);
+    if (n.kind == NodeKind::control) {
+      bool any_batched = false;
+      std::vector<Tensor> shared;
+      for (const Batched& a : args) {
+        any_batched = any_batched || a.batched;
+        shared.push_back(a.value);
+      }
+      if (any_batched) {
+        control_results[static_cast<NodeId>(i)] = batching::batch_control(*n.control, args, size);
+      } else {
+        std::vector<Batched>& r = control_results[static_cast<NodeId>(i)];
+        for (const Tensor& t : run_or_record(n.control, shared)) r.push_back({t, false});
+      }
+      continue;
+    }
+    if (n.kind == NodeKind::result) {
+      values[i] = control_results.at(n.inputs[0])[static_cast<std::size_t>(n.result)];
+      continue;
+    }
     values[i] = evaluate_node(n, args, params, size, backend);
     for (NodeId in : n.inputs)
       if (last_use[in] == i) values[in] = Batched{};

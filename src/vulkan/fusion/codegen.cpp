@@ -163,7 +163,7 @@ class Generator {
          "layout(local_size_x = NXV_GROUP_SIZE) in;\n";  // 256: a reduction's lanes too
     // The outer kernel's reads of a nested inner reduction take its results from shared memory: no binding.
     const NodeId nested = k_.inner.empty() ? -1 : k_.inner[0].reduce;
-    std::size_t binding = 0, push = k_.push.size();
+    std::size_t binding = 0, push = k_.push.size() + (loop_ != nullptr ? kLoopPushWords : 0);
     declare_buffers(s, k_, nested, "", "", binding);
     if (k_.reduce >= 0)
       s << "layout(std430, binding = " << binding++ << ") writeonly buffer Result { " << store_type(dtype(k_.reduce))
@@ -247,6 +247,10 @@ class Generator {
   static std::string name_of(DType t) { return std::string(name(t)); }
 
   void emit_main(std::ostringstream& s) {
+    if (loop_ != nullptr) {
+      emit_loop_main(s);
+      return;
+    }
     if (k_.reduce >= 0) {
       emit_reduction(s);
       return;
@@ -254,6 +258,33 @@ class Generator {
     s << "void main() {\n  uint i = nxv_linear_index();\n  if (i >= " << num_elements(k_.domain) << "u) return;\n";
     emit_program(s, k_, "in", "", 0);
     emit_stores(s, k_, "out");
+    s << "}\n";
+  }
+
+  // The carries' registers, loaded from their reads; the program inside the loop, its reads of carries and the
+  // counter substituted; the registers updated after each iteration and stored after the last.
+  void emit_loop_main(std::ostringstream& s) {
+    const LoopKernel& l = *loop_;
+    s << "void main() {\n  uint i = nxv_linear_index();\n  if (i >= " << num_elements(k_.domain) << "u) return;\n";
+    for (std::size_t j = 0; j < l.carry_value.size(); ++j) {
+      const DType t = dtype(k_.program[static_cast<std::size_t>(l.carry_value[j])].node);
+      std::string init = compute_type(t) + std::string("(0)");
+      for (std::size_t r = 0; r < l.carry_of_read.size(); ++r)
+        if (l.carry_of_read[r] == static_cast<int>(j))
+          init = compute_type(t) + std::string("(in") + std::to_string(r) + "[i])";
+      s << "  " << compute_type(t) << " carry" << j << " = " << init << ";\n";
+    }
+    // The counter's range, [first, last), is the four push words after the program's (the compiler dispatches the
+    // kernel once per chunk of iterations: looped.hpp says why).
+    const int at = static_cast<int>(k_.push.size());
+    s << "  for (int64_t counter = " << push_constant(DType::s64, at) << "; counter < "
+      << push_constant(DType::s64, at + 2) << "; ++counter) {\n";
+    emit_program(s, k_, "in", "", 0);
+    for (std::size_t j = 0; j < l.carry_value.size(); ++j) s << "  carry" << j << " = v" << l.carry_value[j] << ";\n";
+    s << "  }\n";
+    for (std::size_t o = 0; o < k_.outputs.size(); ++o)
+      s << "  out" << o << "[i] = " << store_type(dtype(k_.outputs[o].first)) << "(carry" << l.output_carry[o]
+        << ");\n";
     s << "}\n";
   }
 
@@ -446,7 +477,11 @@ class Generator {
       const DType t = n.type.dtype;
       s << "  " << compute_type(t) << " v" << v << " = ";
       if (ins.kind == Instruction::Kind::read) {
-        if (!reduced.empty() && k.reads[ins.read].node == k_.reduce)
+        if (loop_ != nullptr && &k == &k_ && loop_->carry_of_read[static_cast<std::size_t>(ins.read)] >= 0)
+          s << "carry" << loop_->carry_of_read[static_cast<std::size_t>(ins.read)] << ";\n";
+        else if (loop_ != nullptr && &k == &k_ && ins.read == loop_->counter_read)
+          s << compute_type(t) << "(counter);\n";
+        else if (!reduced.empty() && k.reads[ins.read].node == k_.reduce)
           s << compute_type(t) << "(" << reduced << ");\n";
         else if (k.reads[ins.read].node == shared_node)
           s << compute_type(t) << "(" << shared_array << "[" << offsets[ins.read] << "]);\n";
@@ -481,6 +516,9 @@ class Generator {
   const Graph& g_;
   const Kernel& k_;
   std::map<std::string, std::string> helpers_;
+
+ public:
+  const LoopKernel* loop_ = nullptr;  // generate_loop_glsl's
 };
 
 }  // namespace
@@ -490,6 +528,12 @@ std::string generate_glsl(const Graph& graph, const Kernel& kernel) {
   if (host == OpCode::dot) return Generator(graph, kernel).run_contraction("src/vulkan/kernels/dot.comp");
   if (host == OpCode::conv) return Generator(graph, kernel).run_contraction("src/vulkan/kernels/conv.comp");
   return Generator(graph, kernel).run();
+}
+
+std::string generate_loop_glsl(const Graph& body, const Kernel& kernel, const LoopKernel& loop) {
+  Generator g(body, kernel);
+  g.loop_ = &loop;
+  return g.run();
 }
 
 }  // namespace nxv::vulkan::fusion

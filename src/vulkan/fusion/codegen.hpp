@@ -8,7 +8,9 @@
 // op exactly as the eager store would. Shapes and strides are compile-time constants of the shader (jit traces
 // once per signature), so index arithmetic divides by constants and needs no push constants.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "vulkan/fusion/plan.hpp"
 
@@ -19,5 +21,21 @@ namespace nxv::vulkan::fusion {
 // with the epilogue inserted after the store of each output: the value is the one the eager kernel stores, then the
 // region runs on it.
 std::string generate_glsl(const Graph& graph, const Kernel& kernel);
+
+// A fori_loop run inside one kernel: the body's fused kernel (over the carries' shape) with a loop over the counter's
+// range [first, last) (two s64 push words each, after the program's: kLoopPushWords) around its program, each carry
+// held in a register of its storage width (the bits a store and reload would keep). A read of carry j (carry_of_read[r]
+// = j) loads the carry's initial value before the loop and then takes its register; a read of the counter takes the
+// loop index; carry j becomes instruction carry_value[j] after each iteration, and the kernel's outputs are stored from
+// the registers after the last.
+inline constexpr std::size_t kLoopPushWords = 4;
+struct LoopKernel {
+  std::int64_t lo = 0, hi = 0;     // the whole loop's range (the compiler's, to split into dispatches)
+  std::vector<int> carry_of_read;  // per read: the carry it reads, or -1
+  int counter_read = -1;           // the read of the counter, or -1
+  std::vector<int> carry_value;    // per carry: the instruction computing its next value
+  std::vector<int> output_carry;   // per kernel output: the carry it stores
+};
+std::string generate_loop_glsl(const Graph& body, const Kernel& kernel, const LoopKernel& loop);
 
 }  // namespace nxv::vulkan::fusion

@@ -1,6 +1,7 @@
 // The Vulkan fusion compiler's Compiler and Executable: plans stages (plan.hpp), generates and compiles one
 // kernel per fused region at compile time (codegen.hpp, shader_cache.hpp), and runs a call's stages into one
-// batch: fused stages as dispatches of their generated pipelines, the others through apply() as eagerly.
+// batch: fused stages as dispatches of their generated pipelines, the others through apply() as eagerly. A control
+// node's bodies are compiled the same way and run once per iteration.
 //
 // Replay: the first call copies its inputs into buffers of the executable's own and runs the stages under a
 // runtime capture (runtime.hpp), which records them into a reusable command buffer and gives the values that
@@ -11,9 +12,12 @@
 // Replay is kept only where it pays (nxv::vulkan::Replay::automatic, include/nxv/vulkan.hpp). NXV_REPLAY=0 turns it off
 // for A/B runs and NXV_REPLAY=always on for every graph; NXV_PROFILE and NXV_BATCH_MAX=0 turn it off (both need the
 // batch).
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <map>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -21,9 +25,11 @@
 #include "nxv/vulkan.hpp"
 #include "ops/apply.hpp"
 #include "trace/compiler.hpp"
+#include "trace/control_flow.hpp"
 #include "trace/evaluate.hpp"
 #include "vulkan/fusion/codegen.hpp"
 #include "vulkan/fusion/epilogue.hpp"
+#include "vulkan/fusion/looped.hpp"
 #include "vulkan/fusion/plan.hpp"
 #include "vulkan/fusion/shader_cache.hpp"
 #include "vulkan/kernels/conv.hpp"
@@ -153,15 +159,12 @@ class FusedExecutable final : public Executable {
         compiled_[last_use[x]].release.push_back(static_cast<NodeId>(x));
     if (settings::flag(settings::Id::DEBUG))
       std::cerr << "nxv fusion compiler: stage plan of " << to_string(signature) << "\n" << to_string(plan_, graph_);
+    compile_bodies();
   }
 
   std::vector<Tensor> run(std::span<const Tensor> inputs) override {
     Backend& vk = vulkan::backend();
-    if (!constants_placed_) {
-      for (Node& n : graph_.nodes)
-        if (n.kind == NodeKind::constant) n.constant = place_constant(n.constant, vk);
-      constants_placed_ = true;
-    }
+    place_constants_once(vk);
     NXV_CHECK(inputs.size() == graph_.parameters.size(), "jit (vulkan compiler)", "got ", inputs.size(),
               " inputs for a graph of ", graph_.parameters.size(), " parameters");
     OneBatch batch;
@@ -188,13 +191,17 @@ class FusedExecutable final : public Executable {
     for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
       const Stage& st = plan_.stages[s];
       if (st.kind == Stage::Kind::eager)
-        values[st.node] = run_eager(graph_.nodes[st.node], values, vk);
+        values[st.node] = run_eager(st.node, graph_.nodes[st.node], values, vk);
       else if (st.kind == Stage::Kind::contraction)
         run_contraction(st.kernel, compiled_[s], values, vk);
       else
         run_fused(st.kernel, compiled_[s], values, vk);
-      for (NodeId x : compiled_[s].release) values[x] = Tensor();
+      for (NodeId x : compiled_[s].release) {
+        values[x] = Tensor();
+        control_results_.erase(x);
+      }
     }
+    control_results_.clear();
     std::vector<Tensor> outputs;
     for (NodeId o : graph_.outputs) outputs.push_back(values[o]);
     if (!capture) return outputs;
@@ -225,6 +232,42 @@ class FusedExecutable final : public Executable {
   }
 
  private:
+  // Before any capture: an upload inside one would spoil it.
+  void place_constants_once(Backend& vk) {
+    if (constants_placed_) return;
+    place_constants(graph_, vk);
+    for (auto& [node, executables] : bodies_)
+      for (auto& e : executables) e->place_constants_once(vk);
+    constants_placed_ = true;
+  }
+
+  // Each control node's bodies, compiled like any graph (a body of elementwise ops becomes one fused kernel per
+  // iteration) and run without replay of their own: the enclosing call's capture records their dispatches.
+  void compile_bodies() {
+    for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
+      const Node& n = graph_.nodes[i];
+      if (n.kind != NodeKind::control) continue;
+      if (settings::value(settings::Id::FUSION) != "0")
+        if (std::optional<LoopedStage> ls = looped_stage(*n.control)) {
+          if (settings::flag(settings::Id::DEBUG))
+            std::cerr << "nxv fusion compiler: fori_loop %" << i << " runs as one kernel with its loop inside\n";
+          looped_.emplace(static_cast<NodeId>(i), std::move(*ls));
+          continue;
+        }
+      for (const auto& body : n.control->bodies) {
+        Signature sig{Structure{Structure::Kind::list, {}, {}}, {}, {}, {}};
+        for (NodeId p : body->parameters) {
+          sig.structure.children.emplace_back();
+          sig.types.push_back(body->nodes[p].type);
+          sig.weak.push_back(body->nodes[p].weak);
+          sig.backends.push_back(&vulkan::backend());
+        }
+        bodies_[static_cast<NodeId>(i)].push_back(
+            std::make_unique<FusedExecutable>(*body, sig, vulkan::CompilerOptions{.replay = vulkan::Replay::never}));
+      }
+    }
+  }
+
   std::vector<Tensor> replay(std::span<const Tensor> inputs) {
     copy_inputs(inputs);
     vulkan::runtime().replay(recording_);
@@ -255,13 +298,26 @@ class FusedExecutable final : public Executable {
     return outputs;
   }
 
-  static Tensor run_eager(const Node& n, const std::vector<Tensor>& values, Backend& vk) {
+  // A control node runs its bodies through the evaluator, recording their dispatches into this call's batch (and
+  // capture); its result nodes pick its results.
+  Tensor run_eager(NodeId id, const Node& n, const std::vector<Tensor>& values, Backend& vk) {
     if (n.kind == NodeKind::stop_gradient) return values[n.inputs[0]];
     if (n.kind == NodeKind::custom_vjp) return values[n.inputs.back()];
-    if (n.inputs.empty()) return apply_on(vk, n.call, n.type);
+    if (n.kind == NodeKind::result) return control_results_.at(n.inputs[0])[static_cast<std::size_t>(n.result)];
+    if (n.inputs.empty() && n.kind == NodeKind::op) return apply_on(vk, n.call, n.type);
     std::vector<Tensor> args;
     args.reserve(n.inputs.size());
     for (NodeId x : n.inputs) args.push_back(values[x]);
+    if (n.kind == NodeKind::control && looped_.count(id) > 0) {
+      control_results_[id] = run_looped(looped_.at(id), n, args, vk);
+      return {};
+    }
+    if (n.kind == NodeKind::control) {
+      const auto& bodies = bodies_.at(id);
+      control_results_[id] =
+          run_control(*n.control, args, [&](std::size_t b, std::span<const Tensor> in) { return bodies[b]->run(in); });
+      return {};
+    }
     return apply(n.call, args, n.type);
   }
 
@@ -369,9 +425,12 @@ class FusedExecutable final : public Executable {
   std::vector<CompiledStage> compiled_;
   bool constants_placed_ = false;
   bool capture_tried_ = false;
-  vulkan::RecordingPtr recording_;                    // after a complete capture
-  std::vector<vulkan::BufferPtr> parameter_buffers_;  // the recording reads its inputs from these
-  std::vector<vulkan::BufferPtr> output_buffers_;     // and writes its outputs into these
+  vulkan::RecordingPtr recording_;                         // after a complete capture
+  std::vector<vulkan::BufferPtr> parameter_buffers_;       // the recording reads its inputs from these
+  std::vector<vulkan::BufferPtr> output_buffers_;          // and writes its outputs into these
+  std::map<NodeId, std::vector<Tensor>> control_results_;  // during a call: the results of the control nodes run
+  std::map<NodeId, std::vector<std::unique_ptr<FusedExecutable>>> bodies_;  // per control node, its bodies compiled
+  std::map<NodeId, LoopedStage> looped_;  // the fori_loops run as one kernel (no bodies_ entry)
 };
 
 class VulkanCompiler final : public Compiler {

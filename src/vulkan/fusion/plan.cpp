@@ -19,6 +19,21 @@ namespace {
 
 bool fits_u32(std::int64_t n) { return n >= 0 && n <= 0xffffffffLL; }
 
+std::string eager_name(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::op:
+      return format_call(n.call);
+    case NodeKind::control:
+      return std::string(control_name(n.control->kind));
+    case NodeKind::result:
+      return "result(" + std::to_string(n.result) + ")";
+    case NodeKind::stop_gradient:
+      return "stop_gradient";
+    default:
+      return "custom_vjp";
+  }
+}
+
 }  // namespace
 
 bool fusible(const Graph& graph, const Node& n) {
@@ -105,10 +120,7 @@ std::string to_string(const Plan& plan, const Graph& graph) {
     s << "  stage " << i << ": ";
     if (st.kind == Stage::Kind::eager) {
       const Node& n = graph.nodes[st.node];
-      s << "eager %" << st.node << " = "
-        << (n.kind == NodeKind::op ? format_call(n.call)
-                                   : std::string(n.kind == NodeKind::stop_gradient ? "stop_gradient" : "custom_vjp"))
-        << " : " << to_string(n.type) << "\n";
+      s << "eager %" << st.node << " = " << eager_name(n) << " : " << to_string(n.type) << "\n";
       continue;
     }
     const Kernel& k = st.kernel;

@@ -1,0 +1,26 @@
+// Running control nodes (src/trace/graph.hpp's ControlFlow): what the evaluator, eager calls and the Vulkan
+// compiler's eager stages do with one.
+#pragma once
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "trace/graph.hpp"
+
+namespace nxv {
+
+// Runs body `body` of a control node on `inputs`: its outputs. The default evaluates the subgraph; the Vulkan
+// compiler passes its compiled bodies.
+using BodyRunner = std::function<std::vector<Tensor>(std::size_t body, std::span<const Tensor> inputs)>;
+
+// The node's results for concrete `inputs`, computed on their backend (the rules: include/nxv/control_flow.hpp).
+std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs,
+                                const BodyRunner& run_body = nullptr);
+// run_control, or, when an input is traced (a graph replayed inside another trace), the node recorded there.
+std::vector<Tensor> run_or_record(const std::shared_ptr<const ControlFlow>& control, std::span<const Tensor> inputs);
+// Moves the concrete constants of `graph` and of its control nodes' bodies to `target` (place_constant), so that
+// running a body does not copy them on every iteration.
+void place_constants(Graph& graph, Backend& target);
+
+}  // namespace nxv
