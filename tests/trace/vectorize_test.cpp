@@ -27,12 +27,6 @@ Tensor row(const Tensor& x, std::int64_t i) {
   return squeeze(slice(x, starts, lengths), Axes{0});
 }
 
-Tensor stack(const std::vector<Tensor>& rows) {
-  std::vector<Tensor> r;
-  for (const Tensor& t : rows) r.push_back(expand_dims(t, 0));
-  return concatenate(r, 0);
-}
-
 void expect_same(const Tensor& expected, const Tensor& got) {
   EXPECT_EQ(compare_exact(expected.to(reference_backend()), got.to(reference_backend())), "");
 }
