@@ -148,6 +148,11 @@ Tensor asinh(const Tensor& x);        // f64 within 1 ulp of glibc (fdlibm's alg
 Tensor acosh(const Tensor& x);        // NaN below 1; f64 within 1 ulp of glibc (fdlibm's algorithm, <= 2.1 ulp)
 Tensor atanh(const Tensor& x);        // +-inf at +-1, NaN beyond; f64 within 1 ulp of glibc (fdlibm's, <= 1.7 ulp)
 Tensor cbrt(const Tensor& x);         // f64 < 0.667 ulp
+Tensor erf_inv(const Tensor& x);      // the inverse of erf on [-1, 1]: +-inf at +-1, NaN outside; f64 < 1 ulp
+Tensor lgamma(const Tensor& x);       // log|Gamma(x)|, +inf at 0 and the negative integers; f64 within 1 ulp of
+                                      // glibc for x > 0 (shared/math_special.glsl.h states the bound for x < 0)
+Tensor digamma(const Tensor& x);      // d lgamma / dx; NaN at 0 and the negative integers (as JAX); f64 < 1 ulp, x > 0
+Tensor trigamma(const Tensor& x);     // d digamma / dx (polygamma(1, x)); +inf at 0 and the negative integers
 
 // pred ? on_true : on_false, broadcast together; the result dtype promotes on_true and on_false.
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false);

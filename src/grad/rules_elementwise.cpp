@@ -80,6 +80,17 @@ Tensor unary_rule(UnaryFn fn, const Tensor& x, const Tensor& y, const Tensor& g)
       return negate(g * (2.0 / std::sqrt(std::numbers::pi)) * exp(negate(square(x))));
     case UnaryFn::log_sigmoid:
       return g * sigmoid(negate(x));  // 1 - sigmoid(x), without its cancellation for large x
+    case UnaryFn::erf_inv:
+      return g * (std::sqrt(std::numbers::pi) / 2.0) * exp(square(y));  // 1 / erf'(y)
+    case UnaryFn::lgamma:
+      return g * digamma(x);
+    case UnaryFn::digamma:
+      return g * trigamma(x);
+    case UnaryFn::trigamma:
+      // its derivative is polygamma(2, x), which the op set does not have yet
+      detail::fail(
+          "grad: no gradient for trigamma (it would need polygamma(2, x), not implemented); "
+          "differentiate a function of trigamma's input that avoids it, or stop_gradient its output");
     case UnaryFn::bitwise_not:
     case UnaryFn::population_count:
     case UnaryFn::count_leading_zeros:

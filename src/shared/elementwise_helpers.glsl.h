@@ -74,6 +74,10 @@ NXV_FUNC float nxv_sin(float x) { return float(nxv_sin(double(x))); }
 NXV_FUNC float nxv_cos(float x) { return float(nxv_cos(double(x))); }
 NXV_FUNC float nxv_erf(float x) { return float(nxv_erf(double(x))); }
 NXV_FUNC float nxv_erfc(float x) { return float(nxv_erfc(double(x))); }
+NXV_FUNC float nxv_erf_inv(float x) { return float(nxv_erf_inv(double(x))); }
+NXV_FUNC float nxv_lgamma(float x) { return float(nxv_lgamma(double(x))); }
+NXV_FUNC float nxv_digamma(float x) { return float(nxv_digamma(double(x))); }
+NXV_FUNC float nxv_trigamma(float x) { return float(nxv_trigamma(double(x))); }
 NXV_FUNC float nxv_asin(float x) { return float(nxv_asin(double(x))); }
 NXV_FUNC float nxv_acos(float x) { return float(nxv_acos(double(x))); }
 NXV_FUNC float nxv_atan(float x) { return float(nxv_atan(double(x))); }

@@ -1,10 +1,11 @@
 // math.hpp -- C++ side of the shared GLSL/C++ double-precision math library.
 //
-// The algorithms live in shared/math.glsl.h, which is written in the common
-// subset of GLSL 4.50 and C++20 but for GLSL's double-literal suffix (0.5lf).
+// The algorithms live in shared/math.glsl.h (and the special functions in
+// shared/math_special.glsl.h and shared/math_polygamma.glsl.h), written in the
+// common subset of GLSL 4.50 and C++20 but for GLSL's double-literal suffix (0.5lf).
 // This header provides, inside namespace nxv::math, the few GLSL types/builtins
 // that file uses and the NXV_FUNC / NXV_PRECISE macros, then includes the
-// shared source as the build spells it for C++: shared/math.cxx.h, the same
+// shared sources as the build spells them for C++: shared/*.cxx.h, the same
 // text with the suffix dropped (cmake/cxx_from_glsl.cmake).
 //
 // IMPORTANT: translation units using these functions must be compiled with
@@ -48,6 +49,10 @@ inline double sqrt(double x) { return std::sqrt(x); }
 #define NXV_PRECISE
 
 #include "shared/math.cxx.h"  // generated from shared/math.glsl.h
+// In this order (each uses the helpers of the ones before it):
+#include "shared/math_special.cxx.h"  // generated from shared/math_special.glsl.h (erf_inv, lgamma)
+
+#include "shared/math_polygamma.cxx.h"  // generated from shared/math_polygamma.glsl.h (digamma, trigamma)
 
 #undef NXV_FUNC
 #undef NXV_PRECISE

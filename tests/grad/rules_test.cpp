@@ -30,6 +30,9 @@ std::vector<GradCase> cases() {
       unary("atan", atan, -3.0, 3.0), unary("erfc", erfc), unary("log_sigmoid", log_sigmoid, -3.0, 3.0),
       unary("tan", tan, -1.2, 1.2), unary("sinh", sinh), unary("cosh", cosh), unary("asinh", asinh),
       unary("acosh", acosh, 1.2, 3.0), unary("atanh", atanh, -0.8, 0.8), unary("cbrt", cbrt, 0.3, 3.0),
+      unary("erf_inv", erf_inv, -0.9, 0.9), unary("lgamma", lgamma, 0.3, 3.0),
+      unary("lgamma_negative", lgamma, -0.9, -0.1), unary("digamma", digamma, 0.3, 3.0),
+      unary("digamma_negative", digamma, -1.9, -1.1),
       // binary ops, with broadcasting on one side or both (un-broadcasting sums the cotangent)
       binary("add", [](auto a, auto b) { return a + b; }, {{2, 3}}, {{3}}),
       binary("subtract", [](auto a, auto b) { return a - b; }, {{2, 1}}, {{2, 3}}),

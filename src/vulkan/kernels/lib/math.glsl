@@ -13,5 +13,7 @@
 #define NXV_PRECISE precise
 
 #include "shared/math.glsl.h"
+#include "shared/math_special.glsl.h"
+#include "shared/math_polygamma.glsl.h"
 
 #endif
