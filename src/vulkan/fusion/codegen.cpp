@@ -59,6 +59,10 @@ std::string convert_body(DType from, DType to) {
       << "  if (x >= " << high << ") return " << integer_limit(to, true) << ";\n"
       << "  if (x <= " << (is_signed ? "-" + high : a + "(0)") << ") return " << integer_limit(to, false) << ";\n";
     s << "  return " << c << "(x);\n";
+  } else if (info(from).kind == DTypeKind::signed_int && to == DType::u64 && size_of(from) < 8) {
+    // Sign-extend to 64 bits first: NVIDIA's compiler (driver 580) turned uint64_t(int) of a value loaded from an
+    // int16_t buffer into a zero extension of the 16 bits (as_type s16 -> u64 of -32768 gave 32768).
+    s << "  return uint64_t(int64_t(x));\n";
   } else {
     s << "  return " << compute_type(to) << "(x);\n";
   }

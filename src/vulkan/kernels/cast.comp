@@ -27,6 +27,9 @@ OUT_T convert(A_T x) {
   if (x >= high) return OUT_HIGHEST;
   if (x <= low) return OUT_LOWEST;
   return OUT_T(x);
+#elif defined(A_IS_INT) && defined(OUT_U64)
+  // Sign-extend to 64 bits first (src/vulkan/fusion/codegen.cpp's convert_body says why).
+  return uint64_t(int64_t(x));
 #else
   // int→int (wraps: the store truncates to OUT_STORE), int→float and float→float.
   return OUT_T(x);
