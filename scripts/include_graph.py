@@ -26,6 +26,7 @@ ALLOWED = {
     "grad": {"core", "ops", "trace"},
     "data": {"core", "ops", "io"},
     "nn": {"core", "ops", "trace", "grad", "io"},
+    "mcmc": {"core", "ops"},  # diagnostics read draws on the host; samplers will add trace and grad
     "vulkan/runtime": {"core", "ops"},
     "vulkan/kernels": {"core", "ops", "vulkan/runtime"},
     "vulkan/fusion": {"core", "ops", "trace", "vulkan/runtime", "vulkan/kernels"},
@@ -37,7 +38,7 @@ ALLOWED = {
 PUBLIC_HEADERS = {
     "backend.hpp": "core", "dtype.hpp": "core", "error.hpp": "core", "shape.hpp": "core", "tensor.hpp": "core",
     "ops.hpp": "ops", "indexing.hpp": "ops", "conv.hpp": "ops",
-    "defn.hpp": "trace", "grad.hpp": "grad", "nn.hpp": "nn",
+    "defn.hpp": "trace", "grad.hpp": "grad", "nn.hpp": "nn", "mcmc_diagnostics.hpp": "mcmc",
     # nxv/vulkan.hpp's functions live in the runtime, but for backend() (src/vulkan) and compiler() (fusion).
     "vulkan.hpp": "vulkan/runtime", "fallback.hpp": "vulkan/runtime", "nxv.hpp": "backends",
 }
