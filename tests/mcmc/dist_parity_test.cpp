@@ -71,6 +71,13 @@ TEST_P(DistParity, LogProbOnVulkanEqualsReference) {
       return log_prob_of(dist, std::vector<Tensor>(in.begin() + 1, in.end()), in[0]);
     };
     expect_parity("dist." + dist + ".log_prob:" + std::string(name(dtype)), op, inputs);
+    // An empty x ([0, 1] against the batch [4]) gives an empty [0, 4]; rank-0 parameters a rank-0 density.
+    std::vector<Tensor> empty = inputs;
+    empty[0] = zeros({0, 1}, dtype, reference_backend());
+    expect_parity("dist." + dist + ".log_prob.empty:" + std::string(name(dtype)), op, empty);
+    std::vector<Tensor> rank0 = {reshape(slice(inputs[0], {2, 0}, {1, 1}), {})};
+    for (std::size_t i = 1; i < inputs.size(); ++i) rank0.push_back(reshape(slice(inputs[i], {1}, {1}), {}));
+    expect_parity("dist." + dist + ".log_prob.rank0:" + std::string(name(dtype)), op, rank0);
     // Jitted, the density is one fused graph: still the reference's bits.
     const auto jitted = jit(op);
     expect_parity(
