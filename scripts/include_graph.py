@@ -26,19 +26,20 @@ ALLOWED = {
     "grad": {"core", "ops", "trace"},
     "data": {"core", "ops", "io"},
     "nn": {"core", "ops", "trace", "grad", "io"},
-    "mcmc": {"core", "ops"},  # diagnostics read draws on the host; samplers will add trace and grad
     "vulkan/runtime": {"core", "ops"},
     "vulkan/kernels": {"core", "ops", "vulkan/runtime"},
     "vulkan/fusion": {"core", "ops", "trace", "vulkan/runtime", "vulkan/kernels"},
     "vulkan": {"core", "ops", "vulkan/runtime", "vulkan/kernels"},  # the backend: its kernels behind one switch
     "backends": {"core", "vulkan/runtime"},
+    "mcmc": {"core", "ops", "trace", "grad", "nn"},  # distributions draw from nn's key tensors; diagnostics on the host
 }
 
 # Which part implements each public header.
 PUBLIC_HEADERS = {
     "backend.hpp": "core", "dtype.hpp": "core", "error.hpp": "core", "shape.hpp": "core", "tensor.hpp": "core",
     "ops.hpp": "ops", "indexing.hpp": "ops", "conv.hpp": "ops",
-    "defn.hpp": "trace", "grad.hpp": "grad", "nn.hpp": "nn", "mcmc_diagnostics.hpp": "mcmc",
+    "defn.hpp": "trace", "grad.hpp": "grad", "nn.hpp": "nn", "mcmc_diagnostics.hpp": "mcmc", "dist.hpp": "mcmc",
+    "bijections.hpp": "mcmc",
     # nxv/vulkan.hpp's functions live in the runtime, but for backend() (src/vulkan) and compiler() (fusion).
     "vulkan.hpp": "vulkan/runtime", "fallback.hpp": "vulkan/runtime", "nxv.hpp": "backends",
 }

@@ -6,12 +6,15 @@
 // backends and their registry (backend.hpp), the Vulkan backend and its fusion compiler (vulkan.hpp), host-fallback
 // accounting (fallback.hpp), numerical definitions and jit (defn.hpp), loops and conditionals in them
 // (control_flow.hpp), gradients (grad.hpp), vectorize (vectorize.hpp), neural-network layers, losses and
-// optimizers (nn.hpp) and MCMC diagnostics (mcmc_diagnostics.hpp). Errors are nxv::Error (error.hpp).
+// optimizers (nn.hpp), probability distributions (dist.hpp), the bijections of constrained parameters
+// (bijections.hpp) and MCMC diagnostics (mcmc_diagnostics.hpp). Errors are nxv::Error (error.hpp).
 #pragma once
 #include "nxv/backend.hpp"
+#include "nxv/bijections.hpp"
 #include "nxv/control_flow.hpp"
 #include "nxv/conv.hpp"
 #include "nxv/defn.hpp"
+#include "nxv/dist.hpp"
 #include "nxv/dtype.hpp"
 #include "nxv/error.hpp"
 #include "nxv/fallback.hpp"
