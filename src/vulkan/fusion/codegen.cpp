@@ -22,8 +22,29 @@ bool is_narrow(DType t) {
   return size_of(t) < 4;
 }  // stored in fewer bits than its compute type (pred, u8, s8, s16, u16)
 
+// Generated kernels keep s8 and s16 in unsigned buffers (uint8_t, uint16_t) and sign-extend by hand: NVIDIA's
+// compiler (driver 580) got the minimum value wrong when a fused kernel converted int8_t/int16_t loads (-128 became
+// 128 in s8 -> s32, -32768 became 32768 in s16 -> u64), while the eager kernels' same conversions were right.
+bool is_narrow_signed(DType t) { return is_narrow(t) && info(t).kind == DTypeKind::signed_int; }
+int bits_of(DType t) { return 8 * static_cast<int>(size_of(t)); }
+std::string buffer_type(DType t) {
+  if (!is_narrow_signed(t)) return store_type(t);
+  return size_of(t) == 1 ? "uint8_t" : "uint16_t";
+}
+// A buffer element `expr` (of buffer_type) as t's compute type.
+std::string load_expr(DType t, const std::string& expr) {
+  if (is_narrow_signed(t)) return "bitfieldExtract(int(uint(" + expr + ")), 0, " + std::to_string(bits_of(t)) + ")";
+  return std::string(compute_type(t)) + "(" + expr + ")";
+}
+// A compute value `expr` as a buffer element of t (integer stores truncate).
+std::string store_expr(DType t, const std::string& expr) {
+  if (is_narrow_signed(t)) return buffer_type(t) + "(uint(" + expr + "))";
+  return std::string(store_type(t)) + "(" + expr + ")";
+}
+
 // `expr` truncated to t's width as the eager kernel's store would (u8 arithmetic wraps at 256, s8 at +-128).
 std::string truncated(DType t, const std::string& expr) {
+  if (is_narrow_signed(t)) return "bitfieldExtract(int(" + expr + "), 0, " + std::to_string(bits_of(t)) + ")";
   return is_narrow(t) ? std::string(compute_type(t)) + "(" + store_type(t) + "(" + expr + "))" : expr;
 }
 
@@ -170,7 +191,7 @@ class Generator {
     std::size_t binding = 0, push = k_.push.size() + (loop_ != nullptr ? kLoopPushWords : 0);
     declare_buffers(s, k_, nested, "", "", binding);
     if (k_.reduce >= 0)
-      s << "layout(std430, binding = " << binding++ << ") writeonly buffer Result { " << store_type(dtype(k_.reduce))
+      s << "layout(std430, binding = " << binding++ << ") writeonly buffer Result { " << buffer_type(dtype(k_.reduce))
         << " result[]; };\n";
     for (const Kernel& e : k_.epilogue) {  // its reads of the result take the reduced value instead
       declare_buffers(s, e, k_.reduce, "Epilogue", "e", binding);
@@ -179,7 +200,7 @@ class Generator {
     for (const Kernel& i : k_.inner) {
       declare_buffers(s, i, -1, "Inner", "i", binding);
       s << "layout(std430, binding = " << binding++ << ") writeonly buffer InnerResult { "
-        << store_type(dtype(i.reduce)) << " iresult[]; };\n";
+        << buffer_type(dtype(i.reduce)) << " iresult[]; };\n";
       push += i.push.size();
     }
     if (push > 0) s << "layout(push_constant) uniform Push { uint w[" << push << "]; } pc;\n";
@@ -199,10 +220,10 @@ class Generator {
     for (std::size_t r = 0; r < k.reads.size(); ++r)
       if (k.reads[r].node != computed)
         s << "layout(std430, binding = " << binding++ << ") readonly buffer " << block << "In" << r << " { "
-          << store_type(dtype(k.reads[r].node)) << " " << prefix << "in" << r << "[]; };\n";
+          << buffer_type(dtype(k.reads[r].node)) << " " << prefix << "in" << r << "[]; };\n";
     for (std::size_t o = 0; o < k.outputs.size(); ++o)
       s << "layout(std430, binding = " << binding++ << ") writeonly buffer " << block << "Out" << o << " { "
-        << store_type(dtype(k.outputs[o].first)) << " " << prefix << "out" << o << "[]; };\n";
+        << buffer_type(dtype(k.outputs[o].first)) << " " << prefix << "out" << o << "[]; };\n";
   }
 
   // The helper computing node `n`'s op, defined once per (op, function, dtypes); returns its name.
@@ -275,7 +296,7 @@ class Generator {
       std::string init = compute_type(t) + std::string("(0)");
       for (std::size_t r = 0; r < l.carry_of_read.size(); ++r)
         if (l.carry_of_read[r] == static_cast<int>(j))
-          init = compute_type(t) + std::string("(in") + std::to_string(r) + "[i])";
+          init = load_expr(t, "in" + std::to_string(r) + "[i]");
       s << "  " << compute_type(t) << " carry" << j << " = " << init << ";\n";
     }
     // The counter's range, [first, last), is the four push words after the program's (the compiler dispatches the
@@ -287,15 +308,15 @@ class Generator {
     for (std::size_t j = 0; j < l.carry_value.size(); ++j) s << "  carry" << j << " = v" << l.carry_value[j] << ";\n";
     s << "  }\n";
     for (std::size_t o = 0; o < k_.outputs.size(); ++o)
-      s << "  out" << o << "[i] = " << store_type(dtype(k_.outputs[o].first)) << "(carry" << l.output_carry[o]
-        << ");\n";
+      s << "  out" << o << "[i] = "
+        << store_expr(dtype(k_.outputs[o].first), "carry" + std::to_string(l.output_carry[o])) << ";\n";
     s << "}\n";
   }
 
   void emit_stores(std::ostringstream& s, const Kernel& k, const std::string& prefix) {
     for (std::size_t o = 0; o < k.outputs.size(); ++o)
-      s << "  " << prefix << o << "[i] = " << store_type(dtype(k.outputs[o].first)) << "(v" << k.outputs[o].second
-        << ");\n";
+      s << "  " << prefix << o << "[i] = "
+        << store_expr(dtype(k.outputs[o].first), "v" + std::to_string(k.outputs[o].second)) << ";\n";
   }
 
   // A reduction's accumulator type, identity and combine, as reduce.comp has them.
@@ -374,7 +395,7 @@ class Generator {
     s << "  lanes[t] = acc;\n  barrier();\n"
       << "  for (uint s = 128u; s > 0u; s >>= 1) {\n"
       << "    if (t < s) lanes[t] = nxv_combine(lanes[t], lanes[t + s]);\n    barrier();\n  }\n"
-      << "  if (t == 0u) {\n    result[" << g << "] = " << store_type(dtype(k_.reduce)) << "(lanes[0]);\n";
+      << "  if (t == 0u) {\n    result[" << g << "] = " << store_expr(dtype(k_.reduce), "lanes[0]") << ";\n";
     if (!k_.epilogue.empty()) s << "    nxv_epilogue(" << g << ", lanes[0]);\n";
     s << "  }\n}\n";
   }
@@ -412,7 +433,7 @@ class Generator {
       << "      barrier();\n    }\n"
       << "    if (lane == 0u && o < " << inner_outputs << "u) {\n"
       << "      inner_result[o] = inner_lanes[t];\n"
-      << "      iresult[o] = " << store_type(inner_node.type.dtype) << "(inner_lanes[t]);\n    }\n"
+      << "      iresult[o] = " << store_expr(inner_node.type.dtype, "inner_lanes[t]") << ";\n    }\n"
       << "    barrier();\n  }\n"
       << "  " << c.acc << " acc = " << c.identity << ";\n"
       << "  for (uint r = t; r < " << l.length << "u; r += 256u) {\n";
@@ -490,7 +511,7 @@ class Generator {
         else if (k.reads[ins.read].node == shared_node)
           s << compute_type(t) << "(" << shared_array << "[" << offsets[ins.read] << "]);\n";
         else
-          s << compute_type(t) << "(" << in << ins.read << "[" << offsets[ins.read] << "]);\n";
+          s << load_expr(t, in + std::to_string(ins.read) + "[" + offsets[ins.read] + "]") << ";\n";
         continue;
       }
       if (ins.kind == Instruction::Kind::constant) {
