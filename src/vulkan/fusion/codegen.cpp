@@ -295,8 +295,7 @@ class Generator {
       const DType t = dtype(k_.program[static_cast<std::size_t>(l.carry_value[j])].node);
       std::string init = compute_type(t) + std::string("(0)");
       for (std::size_t r = 0; r < l.carry_of_read.size(); ++r)
-        if (l.carry_of_read[r] == static_cast<int>(j))
-          init = load_expr(t, "in" + std::to_string(r) + "[i]");
+        if (l.carry_of_read[r] == static_cast<int>(j)) init = load_expr(t, "in" + std::to_string(r) + "[i]");
       s << "  " << compute_type(t) << " carry" << j << " = " << init << ";\n";
     }
     // The counter's range, [first, last), is the four push words after the program's (the compiler dispatches the
@@ -308,15 +307,15 @@ class Generator {
     for (std::size_t j = 0; j < l.carry_value.size(); ++j) s << "  carry" << j << " = v" << l.carry_value[j] << ";\n";
     s << "  }\n";
     for (std::size_t o = 0; o < k_.outputs.size(); ++o)
-      s << "  out" << o << "[i] = "
-        << store_expr(dtype(k_.outputs[o].first), "carry" + std::to_string(l.output_carry[o])) << ";\n";
+      s << "  out" << o
+        << "[i] = " << store_expr(dtype(k_.outputs[o].first), "carry" + std::to_string(l.output_carry[o])) << ";\n";
     s << "}\n";
   }
 
   void emit_stores(std::ostringstream& s, const Kernel& k, const std::string& prefix) {
     for (std::size_t o = 0; o < k.outputs.size(); ++o)
-      s << "  " << prefix << o << "[i] = "
-        << store_expr(dtype(k.outputs[o].first), "v" + std::to_string(k.outputs[o].second)) << ";\n";
+      s << "  " << prefix << o
+        << "[i] = " << store_expr(dtype(k.outputs[o].first), "v" + std::to_string(k.outputs[o].second)) << ";\n";
   }
 
   // A reduction's accumulator type, identity and combine, as reduce.comp has them.
