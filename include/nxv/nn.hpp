@@ -57,6 +57,11 @@ Tensor key_tensor(Key key, Backend& backend = default_backend());
 // A key tensor for training step `step` of a run seeded with `seed`: a new key per step, the same for the same
 // (seed, step), computed on the host.
 Tensor step_key(std::uint64_t seed, std::int64_t step, Backend& backend = default_backend());
+// A key tensor with `data` (an integer scalar tensor: a chain index, an iteration, a loop counter; traced values
+// welcome) folded in: an unrelated key for each value of data, computed with integer ops on the key's backend.
+// fold_in(fold_in(k, a), b) is how a sampler derives (seed, chain, iteration) keys that do not depend on the count
+// of chains.
+Tensor fold_in(const Tensor& key, const Tensor& data);
 // Uniform in [0, 1) with 24 random bits per element, on the key's backend. `stream` selects an independent
 // sequence for the same key (Sequential passes the layer's position, so that two dropout layers differ).
 Tensor random_uniform(const Tensor& key, const Shape& shape, DType dtype = DType::f32, std::uint32_t stream = 0);

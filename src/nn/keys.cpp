@@ -48,6 +48,22 @@ Tensor step_key(std::uint64_t seed, std::int64_t step, Backend& backend) {
   return key_tensor(split(mixed)[1], backend);
 }
 
+Tensor fold_in(const Tensor& key, const Tensor& data) {
+  NXV_CHECK(key.shape() == Shape{2} && key.dtype() == DType::s64, "fold_in", "got key ", to_string(key.type()),
+            ", expected a key tensor s64[2] (nn::key_tensor)");
+  NXV_CHECK(data.rank() == 0 && is_integer(data.dtype()), "fold_in", "got data ", to_string(data.type()),
+            ", expected an integer scalar");
+  const Tensor d = as_type(data, DType::s64);
+  const Tensor lo = bitwise_and(d, kLow32);
+  const Tensor hi = bitwise_and(right_shift(d, 32LL), kLow32);
+  const Tensor k0 = reshape(slice(key, {0}, {1}), {});
+  const Tensor k1 = reshape(slice(key, {1}, {1}), {});
+  // Each new word depends on both old words and both halves of data (a keyed two-round mix per word).
+  const Tensor n0 = fmix32(bitwise_xor(fmix32(bitwise_xor(k0, lo)), bitwise_xor(k1, 0x9e3779b9LL)));
+  const Tensor n1 = fmix32(bitwise_xor(fmix32(bitwise_xor(k1, hi)), n0));
+  return stack({n0, n1});
+}
+
 Tensor random_uniform(const Tensor& key, const Shape& shape, DType dtype, std::uint32_t stream) {
   NXV_CHECK(key.shape() == Shape{2} && key.dtype() == DType::s64, "random_uniform", "got key ", to_string(key.type()),
             ", expected a key tensor s64[2] (nn::key_tensor)");
