@@ -84,10 +84,11 @@ std::string convert_body(DType from, DType to) {
     // Sign-extend to 64 bits first: NVIDIA's compiler (driver 580) turned uint64_t(int) of a value loaded from an
     // int16_t buffer into a zero extension of the 16 bits (as_type s16 -> u64 of -32768 gave 32768).
     s << "  return uint64_t(int64_t(x));\n";
-  } else if (from == DType::u32 && is_float(to)) {
-    // Through a zero-extended uint64_t: NVIDIA's compiler (driver 580) converted a u32 that a fused kernel had
-    // computed from a sign-extended s8/s16 (as_type s8 -> u32 -> f64 of -128) as if it were signed (-128.0).
-    s << "  return " << compute_type(to) << "(uint64_t(x));\n";
+  } else if (from == DType::u32 && (is_float(to) || to == DType::u64)) {
+    // Widened by hand (high word 0): NVIDIA's compiler (driver 580) converted a u32 that a fused kernel had computed
+    // from a sign-extended s8/s16 as if it were signed (as_type s8 -> u32 -> f64 of -126 gave -126.0, not
+    // 4294967170), through double(x) and through uint64_t(x) alike.
+    s << "  return " << compute_type(to) << "(pack64(uvec2(x, 0u)));\n";
   } else {
     s << "  return " << compute_type(to) << "(x);\n";
   }
