@@ -7,20 +7,12 @@
 #include <limits>
 
 #include "nxv/ops.hpp"
+#include "support/expect_error.hpp"
 
 namespace nxv {
 namespace {
 
-template <class F>
-void expect_error(F&& fn, std::initializer_list<const char*> parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an nxv::Error mentioning " << *parts.begin();
-  } catch (const Error& e) {
-    const std::string msg = e.what();
-    for (const char* p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "message: " << msg << "\nmissing: " << p;
-  }
-}
+using testing::expect_error;
 
 TEST(Bitcast, KnownBitPatterns) {
   const Tensor f = tensor<float>({1.0f, -0.0f, -2.5f}, {3}, reference_backend());

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "nxv/ops.hpp"
+#include "support/expect_error.hpp"
 
 namespace nxv {
 namespace {
@@ -17,16 +18,7 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 Tensor f64(std::vector<double> v, const Shape& s) { return tensor<double>(v, s, reference_backend()); }
 Tensor f32(std::vector<float> v, const Shape& s) { return tensor<float>(v, s, reference_backend()); }
 
-template <class F>
-void expect_error(F&& fn, std::initializer_list<const char*> parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an nxv::Error mentioning " << *parts.begin();
-  } catch (const Error& e) {
-    const std::string msg = e.what();
-    for (const char* p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "message: " << msg << "\nmissing: " << p;
-  }
-}
+using testing::expect_error;
 
 TEST(Logsumexp, RowsAgainstTheDefinition) {
   const Tensor x = f64({1, 2, 3, -1, 0, 1000}, {2, 3});

@@ -6,21 +6,12 @@
 #include "nxv/conv.hpp"
 #include "nxv/indexing.hpp"
 #include "nxv/ops.hpp"
+#include "support/expect_error.hpp"
 
 namespace nxv {
 namespace {
 
-// Expects `fn` to throw nxv::Error with every one of `parts` in its message.
-template <class F>
-void expect_error(F&& fn, std::initializer_list<const char*> parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an nxv::Error mentioning " << *parts.begin();
-  } catch (const Error& e) {
-    const std::string msg = e.what();
-    for (const char* p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "message: " << msg << "\nmissing: " << p;
-  }
-}
+using testing::expect_error;
 
 Tensor f32(const Shape& s) { return zeros(s, DType::f32, reference_backend()); }
 

@@ -8,20 +8,12 @@
 
 #include "nxv/indexing.hpp"
 #include "nxv/ops.hpp"
+#include "support/expect_error.hpp"
 
 namespace nxv {
 namespace {
 
-template <class F>
-void expect_error(F&& fn, std::initializer_list<const char*> parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an nxv::Error mentioning " << *parts.begin();
-  } catch (const Error& e) {
-    const std::string msg = e.what();
-    for (const char* p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "message: " << msg << "\nmissing: " << p;
-  }
-}
+using testing::expect_error;
 
 Backend& ref() { return reference_backend(); }
 Tensor s64(std::int64_t v) { return scalar(static_cast<double>(v), DType::s64, ref()); }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "nxv/error.hpp"
+#include "support/expect_error.hpp"
 
 namespace nxv::io_test {
 
@@ -41,17 +42,6 @@ inline std::string read_bytes(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Runs `body`, expecting an nxv::Error whose message contains every one of `parts`.
-template <class Body>
-void expect_error(Body&& body, std::initializer_list<std::string> parts) {
-  try {
-    body();
-    ADD_FAILURE() << "expected an nxv::Error mentioning \"" << *parts.begin() << "\", got none";
-  } catch (const nxv::Error& e) {
-    const std::string message = e.what();
-    for (const auto& p : parts)
-      EXPECT_NE(message.find(p), std::string::npos) << "\"" << p << "\" missing from: " << message;
-  }
-}
+using testing::expect_error;  // support/expect_error.hpp
 
 }  // namespace nxv::io_test
