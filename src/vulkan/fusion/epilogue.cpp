@@ -18,7 +18,8 @@ namespace {
 bool contraction_host(const Graph& g, const Stage& s) {
   if (s.kind != Stage::Kind::eager) return false;
   const Node& n = g.nodes[s.node];
-  if (n.kind != NodeKind::op) return false;
+  // (An eager op without operands, such as an iota inside a loop body, has no inputs to look at.)
+  if (n.kind != NodeKind::op || (n.call.code != OpCode::dot && n.call.code != OpCode::conv)) return false;
   const TensorType& a = g.nodes[n.inputs[0]].type;
   if (n.call.code == OpCode::dot) return vulkan::kernels::runs_tiled_dot(n.call, a, g.nodes[n.inputs[1]].type, n.type);
   if (n.call.code == OpCode::conv)

@@ -58,14 +58,20 @@ void find_needed_values(Planning& p) {
   }
 }
 
-// The later half only reads the earlier one, so the stage graph stays acyclic.
+// The later half only reads the earlier one, so the stage graph stays acyclic. A region of one member can still be
+// oversized when it inlines values broadcast into it (index_map.hpp's inlined: their leaves become its reads); that
+// member then runs as an eager op on materialised inputs (its region left empty).
 bool split_oversized_region(Planning& p) {
   for (std::size_t r = 0; r < p.regions.size(); ++r) {
     const RegionKernel& k = p.region_kernels[r];
-    if (k.outputs.empty() || p.absorbed(static_cast<int>(r)) || k.kernel.bindings() <= p.max_bindings ||
-        p.regions[r].size() < 2)
-      continue;
+    if (k.outputs.empty() || p.absorbed(static_cast<int>(r)) || k.kernel.bindings() <= p.max_bindings) continue;
     std::vector<NodeId>& members = p.regions[r];
+    if (members.size() < 2) {
+      if (members.empty()) continue;
+      p.region_of[members[0]] = -1;
+      members.clear();
+      return true;
+    }
     std::vector<NodeId> tail(members.begin() + static_cast<std::ptrdiff_t>(members.size() / 2), members.end());
     members.resize(members.size() / 2);
     for (NodeId m : tail) p.region_of[m] = static_cast<int>(p.regions.size());
