@@ -39,9 +39,9 @@ AdaptState initial_adapt_state(std::int64_t chains, std::int64_t d, double eps0,
 
 // What the step does this iteration (pred scalars, inputs of the compiled step so that one executable serves all).
 struct AdaptFlags {
-  Tensor step_size;  // dual averaging is on
-  Tensor in_window;  // add the new position to the variance estimate
-  Tensor window_end; // replace the inverse mass by the regularised estimate and start a new window
+  Tensor step_size;   // dual averaging is on
+  Tensor in_window;   // add the new position to the variance estimate
+  Tensor window_end;  // replace the inverse mass by the regularised estimate and start a new window
 };
 
 // One chain's update after a transition that reported `accept_stat` and moved to `position` (Hoffman and Gelman's

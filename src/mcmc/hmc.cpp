@@ -27,7 +27,8 @@ Transition hmc_transition(const LogDensity& f, const ChainState& s, const Kernel
   using Carry = std::tuple<Tensor, Tensor, Tensor, Tensor>;  // position, log density, gradient, momentum
   const auto step = [&](const Tensor&, const Carry& c) {
     Tensor p = std::get<3>(c);
-    const ChainState next = leapfrog(f, {std::get<0>(c), std::get<1>(c), std::get<2>(c)}, p, k.step_size, k.inverse_mass);
+    const ChainState next =
+        leapfrog(f, {std::get<0>(c), std::get<1>(c), std::get<2>(c)}, p, k.step_size, k.inverse_mass);
     return Carry(next.position, next.log_density, next.gradient, p);
   };
   const auto [q1, lp1, g1, p1] = fori_loop(0, num_steps, step, Carry(s.position, s.log_density, s.gradient, p0));
@@ -36,8 +37,8 @@ Transition hmc_transition(const LogDensity& f, const ChainState& s, const Kernel
   // A NaN anywhere in the end state (a NaN gradient makes the position NaN on the next step, but not always the log
   // density on this one) is a divergence, as is an energy error beyond the threshold (+inf included).
   const Tensor finite_end = logical_and(is_finite(lp1), logical_and(all(is_finite(g1)), all(is_finite(q1))));
-  const Tensor diverging = logical_or(logical_not(finite_end),
-                                      logical_or(is_nan(energy_error), greater(energy_error, max_energy_error)));
+  const Tensor diverging =
+      logical_or(logical_not(finite_end), logical_or(is_nan(energy_error), greater(energy_error, max_energy_error)));
   const Tensor zero = scalar(0.0, dtype, backend);
   const Tensor accept_stat = select(diverging, zero, min(exp(-energy_error), scalar(1.0, dtype, backend)));
   const Tensor u = dist::detail::uniform_open(nn::fold_in(key, scalar(1, DType::s64, backend)), {}, dtype, 0);

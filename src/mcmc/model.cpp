@@ -83,8 +83,8 @@ Tensor unconstrain(const Model& model, const Params& values) {
               ", expected [..., ", to_string(p.shape), "]");
     Shape b;
     for (int a = 0; a < extra; ++a) b.push_back(x.dim(a));
-    NXV_CHECK(i == 0 || b == batch, "mcmc::unconstrain", "got parameter '", p.name, "' with batch shape ",
-              to_string(b), ", expected the first parameter's ", to_string(batch));
+    NXV_CHECK(i == 0 || b == batch, "mcmc::unconstrain", "got parameter '", p.name, "' with batch shape ", to_string(b),
+              ", expected the first parameter's ", to_string(batch));
     batch = b;
     blocks.push_back(reshape(p.constraint.inverse(x), concat(b, {num_elements(p.unconstrained_shape())})));
   }
@@ -92,8 +92,10 @@ Tensor unconstrain(const Model& model, const Params& values) {
 }
 
 LogDensity unconstrained_log_density(const Model& model) {
-  NXV_CHECK(static_cast<bool>(model.log_density), "mcmc::unconstrained_log_density", "got a model without a log "
-            "density", ", expected Model::log_density to be set");
+  NXV_CHECK(static_cast<bool>(model.log_density), "mcmc::unconstrained_log_density",
+            "got a model without a log "
+            "density",
+            ", expected Model::log_density to be set");
   NXV_CHECK(model.dimension() > 0, "mcmc::unconstrained_log_density", "got a model of dimension 0",
             ", expected at least one parameter element (Model::param)");
   return [model](const Tensor& q) {

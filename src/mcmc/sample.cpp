@@ -38,6 +38,8 @@ void check_options(const Model& model, const SampleOptions& o) {
             ", expected a value in (0, 1)");
   NXV_CHECK(std::isfinite(o.step_size) && o.step_size > 0, kOp, "got step_size = ", o.step_size,
             ", expected a finite positive value");
+  NXV_CHECK(o.step_size_jitter >= 0 && o.step_size_jitter <= 1, kOp, "got step_size_jitter = ", o.step_size_jitter,
+            ", expected a value in [0, 1]");
   NXV_CHECK(o.max_energy_error > 0, kOp, "got max_energy_error = ", o.max_energy_error, ", expected > 0");
   NXV_CHECK(std::isfinite(o.init_radius) && o.init_radius >= 0, kOp, "got init_radius = ", o.init_radius,
             ", expected a finite value >= 0");
@@ -76,7 +78,8 @@ std::string describe(const Tensor& x) {
 [[noreturn]] void fail_init(const Model& model, const Tensor& q, const Tensor& lp, const Tensor& g, bool from_init) {
   const Params x = constrain(model, q);
   std::ostringstream why;
-  why << kOp << ": " << (from_init ? "the initial values give" : "no initial point found in 100 attempts: the last gave")
+  why << kOp << ": "
+      << (from_init ? "the initial values give" : "no initial point found in 100 attempts: the last gave")
       << " log density " << lp.item();
   std::string blamed;
   std::int64_t offset = 0;
@@ -89,8 +92,7 @@ std::string describe(const Tensor& x) {
     offset += n;
   }
   if (blamed.empty())
-    for (const ParamSpec& p : model.params)
-      blamed += "; parameter '" + p.name + "' = " + describe(x.at(p.name));
+    for (const ParamSpec& p : model.params) blamed += "; parameter '" + p.name + "' = " + describe(x.at(p.name));
   why << blamed << ", expected a finite log density and gradient";
   throw Error(why.str());
 }
@@ -156,7 +158,8 @@ Samples sample(const Model& model, const SampleOptions& o) {
   const std::int64_t C = o.chains, d = model.dimension();
   // Chain c's key: fold_in(key(seed), c); its key at iteration t: fold_in(that, t). Neither depends on C.
   const Tensor seed_key = nn::key_tensor(key(o.seed), be);
-  const Tensor chain_keys = vectorize([&](const Tensor& c) { return nn::fold_in(seed_key, c); })(iota({C}, 0, DType::s64, be));
+  const Tensor chain_keys =
+      vectorize([&](const Tensor& c) { return nn::fold_in(seed_key, c); })(iota({C}, 0, DType::s64, be));
 
   Start start = initial_points(model, f, o, chain_keys, be);
   std::vector<Tensor> state = {start.q, start.lp, start.g};
@@ -169,15 +172,18 @@ Samples sample(const Model& model, const SampleOptions& o) {
     const Tensor k = nn::fold_in(chain_key, at(0));
     const ChainState s{st[0], st[1], st[2]};
     const detail::AdaptState a = detail::unpack(std::span(st).subspan(3));
-    const KernelParams kp{a.step_size, a.inverse_mass};
+    // Kernels draw from the non-negative streams of k (fold_in(k, 0), ...); the jitter takes stream -1.
+    const Tensor jitter =
+        dist::detail::uniform_open(nn::fold_in(k, scalar(-1, DType::s64, k.backend())), {}, o.dtype, 0) * 2.0 - 1.0;
+    const KernelParams kp{a.step_size * (1.0 + o.step_size_jitter * jitter), a.inverse_mass};
     const Transition t = o.sampler == Sampler::hmc ? hmc_transition(f, s, kp, k, o.num_steps, o.max_energy_error)
                                                    : nuts_transition(f, s, kp, k, o.max_tree_depth, o.max_energy_error);
     const detail::AdaptFlags flags{not_equal(at(1), 0), not_equal(at(2), 0), not_equal(at(3), 0)};
     const detail::AdaptState b = detail::adapt(a, t.stats.accept_stat, t.state.position, flags, o.target_accept);
     std::vector<Tensor> out = {t.state.position, t.state.log_density, t.state.gradient};
     for (const Tensor& x : detail::pack(b)) out.push_back(x);
-    for (const Tensor& x : {t.stats.accept_stat, t.stats.diverging, t.stats.num_steps, t.stats.tree_depth,
-                            t.stats.energy})
+    for (const Tensor& x :
+         {t.stats.accept_stat, t.stats.diverging, t.stats.num_steps, t.stats.tree_depth, t.stats.energy})
       out.push_back(x);
     return out;
   };
@@ -192,7 +198,8 @@ Samples sample(const Model& model, const SampleOptions& o) {
     return vectorize(
         [&](const Tensor& chain_key, const std::vector<Tensor>& s, const Tensor& w) {
           const detail::AdaptState a = detail::unpack(std::span(s).subspan(3));
-          return detail::pack(detail::restart_step_size(f, {s[0], s[1], s[2]}, a, nn::fold_in(chain_key, kSearchStream - w)));
+          return detail::pack(
+              detail::restart_step_size(f, {s[0], s[1], s[2]}, a, nn::fold_in(chain_key, kSearchStream - w)));
         },
         search_axes)(keys, st, window);
   });
@@ -218,7 +225,8 @@ Samples sample(const Model& model, const SampleOptions& o) {
     if (warm) {
       warmup_diverging.push_back(out[s + 1]);
       if (window_end && o.adapt_step_size) restart(window++);
-      if (i + 1 == o.warmup && o.adapt_step_size) state[3] = detail::final_step_size(detail::unpack(std::span(state).subspan(3)));
+      if (i + 1 == o.warmup && o.adapt_step_size)
+        state[3] = detail::final_step_size(detail::unpack(std::span(state).subspan(3)));
     } else {
       q.push_back(out[0]);
       lp.push_back(out[1]);

@@ -51,7 +51,8 @@ TEST(McmcIntegrator, LeapfrogPreservesVolume) {
     minus[j] -= h;
     const auto [qp, pp] = integrate(quartic, vec({plus[0], plus[1]}), vec({plus[2], plus[3]}), 0.1, 10);
     const auto [qm, pm] = integrate(quartic, vec({minus[0], minus[1]}), vec({minus[2], minus[3]}), 0.1, 10);
-    const std::vector<double> a = concatenate({qp, pp}).to_vector<double>(), b = concatenate({qm, pm}).to_vector<double>();
+    const std::vector<double> a = concatenate({qp, pp}).to_vector<double>(),
+                              b = concatenate({qm, pm}).to_vector<double>();
     for (int i = 0; i < 4; ++i) jac[i][j] = (a[i] - b[i]) / (2 * h);
   }
   // det by Gaussian elimination with partial pivoting.
@@ -109,12 +110,12 @@ TEST(McmcHmc, NanLogDensityIsADivergenceAndTheChainStays) {
 
 TEST(McmcHmc, HugeEnergyErrorIsADivergenceAndSmallStepsAreAccepted) {
   const mcmc::ChainState s = mcmc::init_state(gaussian, vec({0.5, 0.1}));
-  const mcmc::Transition big = mcmc::hmc_transition(gaussian, s, {num(40.0), ones({2}, DType::f64)},
-                                                    nn::key_tensor(key(4)), 8);
+  const mcmc::Transition big =
+      mcmc::hmc_transition(gaussian, s, {num(40.0), ones({2}, DType::f64)}, nn::key_tensor(key(4)), 8);
   EXPECT_NE(big.stats.diverging.item(), 0);
   EXPECT_EQ(big.state.position.to_vector<double>(), s.position.to_vector<double>());
-  const mcmc::Transition small = mcmc::hmc_transition(gaussian, s, {num(0.01), ones({2}, DType::f64)},
-                                                      nn::key_tensor(key(4)), 8);
+  const mcmc::Transition small =
+      mcmc::hmc_transition(gaussian, s, {num(0.01), ones({2}, DType::f64)}, nn::key_tensor(key(4)), 8);
   EXPECT_EQ(small.stats.diverging.item(), 0);
   EXPECT_GT(small.stats.accept_stat.item(), 0.99);  // energy error ~eps^2 = 1e-4
   EXPECT_EQ(small.stats.num_steps.item(), 8);

@@ -16,8 +16,7 @@ mcmc::Model mixed_model() {
   m.param("b", {2, 2});
   m.log_density = [](const Params& p) {
     return dist::Normal(like(p.at("mu"), 0.0), p.at("sigma")).log_prob(p.at("mu")) +
-           dist::Dirichlet(like(p.at("w"), {2.0, 3.0, 4.0})).log_prob(p.at("w")) -
-           sum(square(p.at("b"))) * 0.5;
+           dist::Dirichlet(like(p.at("w"), {2.0, 3.0, 4.0})).log_prob(p.at("w")) - sum(square(p.at("b"))) * 0.5;
   };
   return m;
 }
@@ -68,8 +67,8 @@ TEST(McmcModel, UnconstrainedLogDensityAddsTheJacobians) {
   const mcmc::Model m = mixed_model();
   const Tensor q = tensor<double>({0.3, -0.7, 0.2, -1.1, 1, 2, 3, 4}, {8});
   const Params x = mcmc::constrain(m, q);
-  const double jacobians = -0.7 /* exp */ +
-                           dist::stick_breaking().log_abs_det_jacobian(tensor<double>({0.2, -1.1}, {2})).item();
+  const double jacobians =
+      -0.7 /* exp */ + dist::stick_breaking().log_abs_det_jacobian(tensor<double>({0.2, -1.1}, {2})).item();
   EXPECT_NEAR(mcmc::unconstrained_log_density(m)(q).item(), m.log_density(x).item() + jacobians, 1e-12);
 }
 

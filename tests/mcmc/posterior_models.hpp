@@ -102,7 +102,7 @@ inline MomentCheck check_moments(const Tensor& draws, double true_mean, double t
   const Tensor z = square(x - true_mean);
   const double ess = mcmc::ess_bulk(x).item(), ess_z = mcmc::ess_bulk(z).item();
   const double sd = mcmc::draws_sd(x).item(), sd_z = mcmc::draws_sd(z).item();
-  return {mcmc::draws_mean(x).item(), 5 * sd / std::sqrt(ess), mcmc::draws_mean(z).item(),
+  return {mcmc::draws_mean(x).item(),  5 * sd / std::sqrt(ess),    mcmc::draws_mean(z).item(),
           5 * sd_z / std::sqrt(ess_z), mcmc::split_rhat(x).item(), ess};
 }
 
@@ -114,9 +114,9 @@ inline void expect_moments(const std::string& what, const Tensor& draws, double 
   EXPECT_LE(std::fabs(c.variance - true_variance), c.variance_bound)
       << what << ": variance " << c.variance << ", truth " << true_variance;
   EXPECT_LT(c.rhat, 1.05) << what;
-  std::printf("  %-22s mean %9.5f (truth %9.5f, bound %.5f)  var %9.5f (truth %9.5f, bound %.5f)  ess %6.0f  rhat %.4f\n",
-              what.c_str(), c.mean, true_mean, c.mean_bound, c.variance, true_variance, c.variance_bound, c.ess,
-              c.rhat);
+  std::printf(
+      "  %-22s mean %9.5f (truth %9.5f, bound %.5f)  var %9.5f (truth %9.5f, bound %.5f)  ess %6.0f  rhat %.4f\n",
+      what.c_str(), c.mean, true_mean, c.mean_bound, c.variance, true_variance, c.variance_bound, c.ess, c.rhat);
 }
 
 // The element `i` of a [chains, samples, n] draw tensor: [chains, samples].

@@ -21,8 +21,7 @@ mcmc::Model small_model() {
   m.param("mu").param("sigma", {}, dist::exp_bijection());
   m.log_density = [](const Params& p) {
     const Tensor &mu = p.at("mu"), &sigma = p.at("sigma");
-    return dist::Normal(like(mu, 0.0), like(mu, 1.0)).log_prob(mu) +
-           dist::HalfNormal(like(mu, 1.0)).log_prob(sigma) +
+    return dist::Normal(like(mu, 0.0), like(mu, 1.0)).log_prob(mu) + dist::HalfNormal(like(mu, 1.0)).log_prob(sigma) +
            sum(dist::Normal(mu, sigma).log_prob(like(mu, {0.3, -0.5, 1.2, 0.8})));
   };
   return m;
@@ -36,6 +35,7 @@ mcmc::SampleOptions small_run(mcmc::Sampler sampler, Backend& backend, std::int6
   o.samples = 12;
   o.seed = 5;
   o.num_steps = 6;
+  o.step_size_jitter = 0.3;
   o.backend = &backend;
   return o;
 }
@@ -74,8 +74,10 @@ TEST_P(Sampler, ChainDrawsDoNotDependOnTheNumberOfChains) {
       lengths[0] = 1;
       return slice(t, starts, lengths);
     };
-    expect_same_bits(chain2(four.unconstrained), chain2(nine.unconstrained), "chain 2 on " + std::string(backend->name()));
-    expect_same_bits(chain2(four.step_size), chain2(nine.step_size), "chain 2's step size on " + std::string(backend->name()));
+    expect_same_bits(chain2(four.unconstrained), chain2(nine.unconstrained),
+                     "chain 2 on " + std::string(backend->name()));
+    expect_same_bits(chain2(four.step_size), chain2(nine.step_size),
+                     "chain 2's step size on " + std::string(backend->name()));
   }
 }
 
@@ -141,8 +143,8 @@ TEST_P(Sampler, NealsFunnelIsFlagged) {
   const mcmc::Samples s = mcmc::sample(m, o);
   const std::int64_t divergences = mcmc::count_divergences(s.diverging);
   const double rhat_v = mcmc::split_rhat(s.draws.at("v")).item();
-  std::printf("  funnel: %lld divergences in %lld transitions, R-hat(v) = %.3f\n",
-              static_cast<long long>(divergences), static_cast<long long>(s.diverging.size()), rhat_v);
+  std::printf("  funnel: %lld divergences in %lld transitions, R-hat(v) = %.3f\n", static_cast<long long>(divergences),
+              static_cast<long long>(s.diverging.size()), rhat_v);
   EXPECT_GT(divergences, 0);
 }
 
@@ -179,8 +181,7 @@ TEST(McmcAdaptation, StepSizeSearchCrossesAcceptanceOfEightTenths) {
   const mcmc::ChainState s = mcmc::init_state(f, tensor<double>({0.8}, {1}));
   // One chain's state: the batched initial state with its chain axis dropped.
   mcmc::detail::AdaptState a = mcmc::detail::initial_adapt_state(1, 1, 1e-3, DType::f64, reference_backend());
-  for (Tensor* t : {&a.step_size, &a.mu, &a.log_step_bar, &a.h_bar, &a.count, &a.n})
-    *t = reshape(*t, {});
+  for (Tensor* t : {&a.step_size, &a.mu, &a.log_step_bar, &a.h_bar, &a.count, &a.n}) *t = reshape(*t, {});
   a.inverse_mass = reshape(a.inverse_mass, {1});
   a.mean = reshape(a.mean, {1});
   a.m2 = reshape(a.m2, {1});
@@ -226,6 +227,7 @@ TEST(McmcSampleErrors, BadOptionsNameTheOption) {
   expect_error(m, with([](auto& o) { o.target_accept = 1.0; }), "target_accept");
   expect_error(m, with([](auto& o) { o.step_size = -1; }), "step_size");
   expect_error(m, with([](auto& o) { o.progress_every = 0; }), "progress_every");
+  expect_error(m, with([](auto& o) { o.step_size_jitter = 1.5; }), "step_size_jitter");
   expect_error(m, with([](auto& o) { o.init = {{"nope", scalar(1.0, DType::f64)}}; }), "nope");
   expect_error(mcmc::Model{}, with([](auto&) {}), "without parameters");
 }
