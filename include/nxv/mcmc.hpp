@@ -83,6 +83,10 @@ struct SampleOptions {
   double max_energy_error = 1000.0;  // a larger energy error is a divergence
   double target_accept = 0.8;        // dual averaging's target accept_stat
   double step_size = 1.0;            // the initial step size (refined by Stan's heuristic when adapting)
+  // Each transition's step size is eps (1 + jitter (2u - 1)), u ~ U(0, 1) per chain and iteration (Stan's
+  // stepsize_jitter, in [0, 1]). HMC with a fixed num_steps needs it on near-Gaussian targets: a trajectory close
+  // to half a period makes draws alternate in sign, so |x| barely moves within a chain (tail R-hat >> 1).
+  double step_size_jitter = 0.0;
   bool adapt_step_size = true;
   bool adapt_mass_matrix = true;  // diagonal, in Stan's doubling windows
   double init_radius = 2.0;       // initial positions uniform in (-r, r) in unconstrained space (Stan's)
