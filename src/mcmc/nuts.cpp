@@ -34,16 +34,16 @@ struct Proposal {
 
 struct Carry {
   Leaf left, right;
-  Proposal proposal;     // the tree's sample
-  Tensor weight;         // log of the tree's summed exp(H0 - H)
-  Tensor rho;            // the tree's momentum sum
-  Tensor depth;          // s64: doublings made
-  Tensor turning;        // pred: the tree or a rejected subtree turned
-  Tensor diverging;      // pred
-  Tensor sum_accept;     // sum of min(1, exp(H0 - H)) over the leaves
-  Tensor num_steps;      // s64
-  Tensor going_right;    // pred: the current subtree's direction
-  Tensor subtree_size;   // s64: the current subtree's leaves so far (0: a new doubling starts)
+  Proposal proposal;    // the tree's sample
+  Tensor weight;        // log of the tree's summed exp(H0 - H)
+  Tensor rho;           // the tree's momentum sum
+  Tensor depth;         // s64: doublings made
+  Tensor turning;       // pred: the tree or a rejected subtree turned
+  Tensor diverging;     // pred
+  Tensor sum_accept;    // sum of min(1, exp(H0 - H)) over the leaves
+  Tensor num_steps;     // s64
+  Tensor going_right;   // pred: the current subtree's direction
+  Tensor subtree_size;  // s64: the current subtree's leaves so far (0: a new doubling starts)
   Proposal subtree_proposal;
   Tensor subtree_weight;
   Tensor subtree_rho;
@@ -103,8 +103,8 @@ Transition nuts_transition(const LogDensity& f, const ChainState& s, const Kerne
                            int max_tree_depth, double max_energy_error) {
   NXV_CHECK(s.position.defined() && s.position.rank() == 1, "mcmc::nuts_transition", "got position ",
             s.position.defined() ? to_string(s.position.type()) : "undefined", ", expected a vector [d]");
-  NXV_CHECK(max_tree_depth >= 1 && max_tree_depth <= 30, "mcmc::nuts_transition", "got max_tree_depth ",
-            max_tree_depth, ", expected 1 to 30");
+  NXV_CHECK(max_tree_depth >= 1 && max_tree_depth <= 30, "mcmc::nuts_transition", "got max_tree_depth ", max_tree_depth,
+            ", expected 1 to 30");
   const DType dt = s.position.dtype();
   const std::int64_t d = s.position.dim(0);
   Backend& backend = s.position.backend();

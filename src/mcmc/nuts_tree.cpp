@@ -60,7 +60,8 @@ std::pair<Checkpoints, Tensor> add_leaf(const Checkpoints& c, const Tensor& n, c
   // Momentum sums from cumulative ones: sum(j..k) = cum(k) - cum(j) + p_j.
   const Tensor rho_a = sum_to_b_begin - b_begin - saved.momentum_sum + saved.momentum;
   const Tensor rho_b = rows_of(rho, depth) - sum_to_b_begin + b_begin;
-  const Tensor turning = is_merge_turning(saved.momentum, a_end, rho_a, b_begin, rows_of(p, depth), rho_b, inverse_mass);
+  const Tensor turning =
+      is_merge_turning(saved.momentum, a_end, rho_a, b_begin, rows_of(p, depth), rho_b, inverse_mass);
   const Tensor checked = logical_and(greater_equal(rows, idx_min), less_equal(rows, idx_max));
   return {saved, any(logical_and(checked, turning))};
 }

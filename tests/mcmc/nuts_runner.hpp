@@ -58,7 +58,7 @@ inline std::vector<Tensor> one_transition(const Model& model, int max_tree_depth
 }
 
 using StepFn = std::function<std::vector<Tensor>(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                                                  const Tensor&, const Tensor&, const Tensor&, const Tensor&)>;
+                                                 const Tensor&, const Tensor&, const Tensor&, const Tensor&)>;
 
 // The jitted, vectorized transition over (state, data, key) per chain and (iteration, step size, inverse mass)
 // shared; each chain's key is fold_in(key(seed), c), each transition's fold_in(that, iteration).

@@ -3,7 +3,7 @@
 // rejecting a deliberately mis-specified likelihood.
 //
 // Model: mu ~ N(0, 1), log sigma ~ N(0, 0.5), y_i ~ N(mu, sigma) for i = 1..5; NUTS runs on (mu, log sigma).
-// N = 400 datasets, L = 19 draws each (30 warm-up transitions from an independent prior draw, then every third),
+// N = 200 datasets, L = 19 draws each (20 warm-up transitions from an independent prior draw, then every second),
 // ranks 0..19 in B = 10 bins of two; uniform ranks give chi-square with 9 degrees of freedom, rejected at level
 // 0.001 above 27.877. On the reference backend: the same transition on lavapipe costs minutes here.
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 namespace nxv::mcmc_test {
 namespace {
 
-constexpr std::int64_t kDatasets = 400, kObservations = 5, kDraws = 19, kBins = 10;
+constexpr std::int64_t kDatasets = 200, kObservations = 5, kDraws = 19, kBins = 10;
 constexpr double kChiSquareCritical = 27.877;  // chi2.ppf(0.999, df = 9)
 
 struct Simulated {
@@ -65,8 +65,8 @@ double rank_chi_square(const NutsRun& r, const Simulated& s, std::int64_t j) {
 }
 
 NutsRun run_sbc(const Simulated& s, double scale_error) {
-  const NutsSetup setup{hierarchical(scale_error), s.init, s.data, 0.1, {1.0, 1.0}, 10, 11};
-  return run_nuts(setup, 30, kDraws, 3);
+  const NutsSetup setup{hierarchical(scale_error), s.init, s.data, 0.15, {1.0, 1.0}, 10, 11};
+  return run_nuts(setup, 20, kDraws, 2);
 }
 
 TEST(McmcNutsSbc, RanksOfTheTruthAreUniform) {
