@@ -69,7 +69,8 @@ Transition hmc_transition(const LogDensity& f, const ChainState& s, const Kernel
 // One NUTS transition (Hoffman and Gelman 2014 with Betancourt's improvements, as Stan and NumPyro): the tree is
 // doubled in a random direction until the generalised no-U-turn criterion holds on the whole tree or a subtree,
 // the trajectory diverges, or the depth reaches max_tree_depth; the next state is chosen by multinomial sampling
-// biased towards the newest subtree.
+// biased towards the newest subtree. tree_depth counts the doublings made (a rejected last one included, as
+// NumPyro), so num_steps <= 2^tree_depth - 1; src/mcmc/nuts.cpp says how the keys are used.
 Transition nuts_transition(const LogDensity& f, const ChainState& s, const KernelParams& k, const Tensor& key,
                            int max_tree_depth = 10, double max_energy_error = 1000.0);
 
