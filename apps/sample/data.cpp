@@ -1,5 +1,6 @@
 #include "sample/data.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -24,7 +25,7 @@ class Rng {
     return z ^ (z >> 31);
   }
   double uniform() { return (static_cast<double>(next() >> 11) + 0.5) * 0x1p-53; }  // in (0, 1)
-  double normal() {  // Box–Muller, one of the pair
+  double normal() {                                                                 // Box–Muller, one of the pair
     return std::sqrt(-2.0 * std::log(uniform())) * std::cos(2.0 * std::numbers::pi * uniform());
   }
 

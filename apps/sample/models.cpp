@@ -79,8 +79,7 @@ BuiltinModel hierarchical_regression(const HierarchicalData& d, DType dtype, Bac
     const Tensor mean = dot(g, alpha) + p.at("beta") * x;
     return dist::Normal(zero, five).log_prob(p.at("mu_alpha")) + dist::HalfCauchy(half_cauchy).log_prob(p.at("tau")) +
            sum(dist::Normal(zero, one).log_prob(p.at("eta"))) + dist::Normal(zero, five).log_prob(p.at("beta")) +
-           dist::HalfCauchy(half_cauchy).log_prob(p.at("sigma")) +
-           sum(dist::Normal(mean, p.at("sigma")).log_prob(y));
+           dist::HalfCauchy(half_cauchy).log_prob(p.at("sigma")) + sum(dist::Normal(mean, p.at("sigma")).log_prob(y));
   };
   return b;
 }
@@ -92,9 +91,8 @@ BuiltinModel regime_model(const RegimeData& d, DType dtype, Backend& backend) {
   const Tensor tilt = constant({-1, 0, 1}, {3}, dtype, backend);  // the covariate's sign per regime
   const Tensor calm = constant({0, 1, 0}, {3}, dtype, backend);   // where kappa enters
   const auto c = [dtype, &backend](double v) { return scalar(v, dtype, backend); };
-  BuiltinModel b{"regime",
-                 "3-regime softmax mixture: mu[3], gamma, sigma[3], kappa; " + std::to_string(n) + " observations",
-                 {}};
+  BuiltinModel b{
+      "regime", "3-regime softmax mixture: mu[3], gamma, sigma[3], kappa; " + std::to_string(n) + " observations", {}};
   b.model.param("mu", {3})
       .param("gamma")
       .param("sigma", {3}, dist::exp_bijection())

@@ -82,28 +82,28 @@ const std::map<std::string, Setter>& setters() {
        }},
       {"features",
        [](SampleAppOptions& o, const std::string& v) { o.features = parse_integer("features", v, 1, 100'000); }},
-      {"observations",
-       [](SampleAppOptions& o, const std::string& v) {
-         o.observations = parse_integer("observations", v, 1, kMaxCount);
-       }},
+      {"observations", [](SampleAppOptions& o,
+                          const std::string& v) { o.observations = parse_integer("observations", v, 1, kMaxCount); }},
       {"chains",
        [](SampleAppOptions& o, const std::string& v) { o.chains = parse_integer("chains", v, 1, kMaxCount); }},
       {"warmup",
        [](SampleAppOptions& o, const std::string& v) { o.warmup = parse_integer("warmup", v, 0, kMaxCount); }},
       {"samples",
        [](SampleAppOptions& o, const std::string& v) { o.samples = parse_integer("samples", v, 1, kMaxCount); }},
-      {"seed",
-       [](SampleAppOptions& o, const std::string& v) {
-         o.seed = static_cast<std::uint64_t>(parse_integer("seed", v, 0));
-       }},
+      {"seed", [](SampleAppOptions& o,
+                  const std::string& v) { o.seed = static_cast<std::uint64_t>(parse_integer("seed", v, 0)); }},
       {"dtype",
        [](SampleAppOptions& o, const std::string& v) {
          o.dtype = one_of("dtype", v, {"f32", "f64"}) == "f32" ? DType::f32 : DType::f64;
        }},
       {"device",
-       [](SampleAppOptions& o, const std::string& v) { o.device = one_of("device", v, {"vulkan", "reference"}); }},
+       [](SampleAppOptions& o, const std::string& v) {
+         o.device = one_of("device", v, {"vulkan", "reference"});
+       }},
       {"sampler",
-       [](SampleAppOptions& o, const std::string& v) { o.sampler = one_of("sampler", v, {"hmc", "nuts"}); }},
+       [](SampleAppOptions& o, const std::string& v) {
+         o.sampler = one_of("sampler", v, {"hmc", "nuts"});
+       }},
       {"num-steps",
        [](SampleAppOptions& o, const std::string& v) {
          o.num_steps = static_cast<int>(parse_integer("num-steps", v, 1, 100'000));

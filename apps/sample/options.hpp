@@ -25,7 +25,7 @@ struct SampleAppOptions {
   std::int64_t samples = 1000;
   std::uint64_t seed = 0;
   DType dtype = DType::f64;
-  std::string device;           // vulkan | reference; empty: Vulkan when available
+  std::string device;            // vulkan | reference; empty: Vulkan when available
   std::string sampler = "nuts";  // hmc | nuts
   int num_steps = 32;            // HMC
   int max_tree_depth = 10;       // NUTS

@@ -107,10 +107,11 @@ void write_draws_safetensors(const std::filesystem::path& path, const mcmc::Samp
                              const std::map<std::string, std::string>& metadata) {
   std::map<std::string, Tensor> tensors;
   for (const std::string& name : s.names) tensors[name] = s.draws.at(name);
-  const std::map<std::string, Tensor> stats{
-      {"unconstrained", s.unconstrained}, {"log_density", s.log_density}, {"accept_stat", s.accept_stat},
-      {"energy", s.energy},               {"diverging", s.diverging},     {"num_steps", s.num_steps},
-      {"tree_depth", s.tree_depth},       {"step_size", s.step_size},     {"inverse_mass", s.inverse_mass}};
+  const std::map<std::string, Tensor> stats{{"unconstrained", s.unconstrained}, {"log_density", s.log_density},
+                                            {"accept_stat", s.accept_stat},     {"energy", s.energy},
+                                            {"diverging", s.diverging},         {"num_steps", s.num_steps},
+                                            {"tree_depth", s.tree_depth},       {"step_size", s.step_size},
+                                            {"inverse_mass", s.inverse_mass}};
   for (const auto& [name, t] : stats) {
     NXV_CHECK(!tensors.count(name), "nxv-sample", "a parameter is named '", name,
               "', which draws.safetensors keeps for a sampler statistic");

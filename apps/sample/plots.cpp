@@ -1,6 +1,7 @@
 // nxv-sample's trace and rank plots (outputs.hpp): traces through the shared line chart, rank histograms drawn
 // here as stacked bar rows, one per chain, as ArviZ's plot_rank draws them.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "common/bitmap_font.hpp"
@@ -13,9 +14,8 @@ namespace nxv::sample_app {
 namespace {
 
 // matplotlib's tab10, cycled: the colours ArviZ gives its chains.
-constexpr io::Rgb kChainColours[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
-                                     {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
-                                     {188, 189, 34},  {23, 190, 207}};
+constexpr io::Rgb kChainColours[] = {{31, 119, 180}, {255, 127, 14},  {44, 160, 44},   {214, 39, 40},  {148, 103, 189},
+                                     {140, 86, 75},  {227, 119, 194}, {127, 127, 127}, {188, 189, 34}, {23, 190, 207}};
 constexpr int kChainColourCount = sizeof kChainColours / sizeof kChainColours[0];
 // More chains than this make an unreadable picture; the plots show the first ones and say so in the title.
 constexpr std::size_t kMaxPlottedChains = 8;
@@ -93,8 +93,8 @@ void write_rank_plot(const std::filesystem::path& path, const ElementDraws& e) {
     const int expected = base - static_cast<int>(uniform * scale);
     for (int x = left; x < width - right; x += 8) image.hline(x, std::min(x + 4, width - right), expected, grey);
   }
-  io::draw_text(image, left, height - bottom + 12, "rank (all chains together), " + std::to_string(bins) +
-                    " bins; dashed: the uniform count", ink, 1);
+  io::draw_text(image, left, height - bottom + 12,
+                "rank (all chains together), " + std::to_string(bins) + " bins; dashed: the uniform count", ink, 1);
   io::write_png(path, image);
 }
 

@@ -83,8 +83,8 @@ RunResult run_sampling(const SampleAppOptions& o, std::FILE* log) {
   if (out)
     std::fprintf(out, "model: %s\nsampler: %s, %lld chains, %lld warm-up + %lld draws each, %s, seed %llu\n",
                  built.about.c_str(), o.sampler.c_str(), static_cast<long long>(o.chains),
-                 static_cast<long long>(o.warmup), static_cast<long long>(o.samples), name(o.dtype),
-                 static_cast<unsigned long long>(o.seed));
+                 static_cast<long long>(o.warmup), static_cast<long long>(o.samples),
+                 std::string(name(o.dtype)).c_str(), static_cast<unsigned long long>(o.seed));
   mcmc::SampleOptions s = sampler_options(o, backend);
   auto progress = std::make_shared<SamplingProgress>(o, out);
   s.on_progress = [progress](const mcmc::Progress& p) { (*progress)(p); };
@@ -95,11 +95,13 @@ RunResult run_sampling(const SampleAppOptions& o, std::FILE* log) {
   if (r.samples.warmup_divergences > 0)
     r.summary += "(and " + std::to_string(r.samples.warmup_divergences) + " during warm-up)\n";
   if (out) std::fprintf(out, "\n%s\n", r.summary.c_str());
-  const std::map<std::string, std::string> metadata{
-      {"model", built.name},         {"sampler", o.sampler},
-      {"chains", std::to_string(o.chains)}, {"warmup", std::to_string(o.warmup)},
-      {"samples", std::to_string(o.samples)}, {"seed", std::to_string(o.seed)},
-      {"dtype", name(o.dtype)}};
+  const std::map<std::string, std::string> metadata{{"model", built.name},
+                                                    {"sampler", o.sampler},
+                                                    {"chains", std::to_string(o.chains)},
+                                                    {"warmup", std::to_string(o.warmup)},
+                                                    {"samples", std::to_string(o.samples)},
+                                                    {"seed", std::to_string(o.seed)},
+                                                    {"dtype", std::string(name(o.dtype))}};
   r.files = write_outputs(o.out, r.samples, r.summary, metadata);
   if (out) std::fprintf(out, "wrote %zu files to %s\n", r.files.size(), o.out.string().c_str());
   return r;

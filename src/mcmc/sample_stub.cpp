@@ -57,7 +57,8 @@ std::vector<Tensor> split(const Model& model, const Tensor& q) {
 Params constrain(const Model& model, const Tensor& q) {
   const std::vector<Tensor> parts = split(model, q);
   Params out;
-  for (std::size_t i = 0; i < parts.size(); ++i) out[model.params[i].name] = model.params[i].constraint.forward(parts[i]);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    out[model.params[i].name] = model.params[i].constraint.forward(parts[i]);
   return out;
 }
 

@@ -98,8 +98,8 @@ std::string McmcCase::id() const {
 }
 
 std::string McmcCase::label() const {
-  return "logistic " + std::to_string(features) + " x " + std::to_string(observations) + ", " +
-         std::to_string(chains) + " chains";
+  return "logistic " + std::to_string(features) + " x " + std::to_string(observations) + ", " + std::to_string(chains) +
+         " chains";
 }
 
 std::vector<McmcCase> mcmc_cases(const Options& o) {
@@ -132,8 +132,7 @@ std::string numpyro_script() {
 
 NumpyroRun run_numpyro_peer(const Options& o, const fs::path& dir) {
   const fs::path json_file = dir / "numpyro.json";
-  const ChildResult child =
-      run_child({o.python, numpyro_script(), "--in", dir.string(), "--json", json_file.string()});
+  const ChildResult child = run_child({o.python, numpyro_script(), "--in", dir.string(), "--json", json_file.string()});
   NumpyroRun run;
   std::string output = child.output;
   while (!output.empty() && (output.back() == '\n' || output.back() == ' ')) output.pop_back();
@@ -202,17 +201,28 @@ SuiteReport run_mcmc_suite(const Options& o) {
       for (const McmcResult& p : peer.results)
         if (p.id == r.id) theirs = &p;
       const std::string what = c.label() + ", " + sampler + (std::string(sampler) == "hmc" ? " (32 steps)" : "");
-      Row grads{"mcmc." + r.id + ".grad_evals", what + ": gradient evaluations / s (sampling)", "1/s",
-                one_run("nx_vulkan", r.grad_evals, r.sampling_s), std::nullopt, "ours / NumPyro's", std::nullopt,
+      Row grads{"mcmc." + r.id + ".grad_evals",
+                what + ": gradient evaluations / s (sampling)",
+                "1/s",
+                one_run("nx_vulkan", r.grad_evals, r.sampling_s),
+                std::nullopt,
+                "ours / NumPyro's",
+                std::nullopt,
                 ""};
-      Row ess{"mcmc." + r.id + ".ess", what + ": min bulk ESS / s of wall time", "1/s",
-              one_run("nx_vulkan", r.ess_bulk_min, r.wall_s), std::nullopt, "ours / NumPyro's", std::nullopt, ""};
+      Row ess{"mcmc." + r.id + ".ess",
+              what + ": min bulk ESS / s of wall time",
+              "1/s",
+              one_run("nx_vulkan", r.ess_bulk_min, r.wall_s),
+              std::nullopt,
+              "ours / NumPyro's",
+              std::nullopt,
+              ""};
       if (std::string(sampler) == "nuts") ess.target = Target{">=", 1.0};  // issue 15's first target
       if (theirs != nullptr) {
         grads.b = one_run("NumPyro", theirs->grad_evals, theirs->sampling_s);
         ess.b = one_run("NumPyro", theirs->ess_bulk_min, theirs->wall_s);
-        report.checks.push_back(means_agree(what + ": posterior means, ours vs NumPyro's (max |diff| in MC s.e.)",
-                                            r, *theirs));
+        report.checks.push_back(
+            means_agree(what + ": posterior means, ours vs NumPyro's (max |diff| in MC s.e.)", r, *theirs));
       } else if (peer.available) {
         report.status = "failed: numpyro_mcmc.py gave no result for " + r.id;
       }

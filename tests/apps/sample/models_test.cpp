@@ -70,8 +70,8 @@ TEST_P(SampleModels, HierarchicalRegression) {
   const HierarchicalData d = generate_hierarchical_data();
   const double mu_alpha = 0.8, tau = 0.6, beta = 1.7, sigma = 0.9;
   const std::vector<double> eta = {0.1, -0.5, 1.1, 0.0, -1.4, 0.6, 0.3, -0.2};
-  double expected = normal_lp(mu_alpha, 0, 5) + half_cauchy_lp(tau, 2.5) + normal_lp(beta, 0, 5) +
-                    half_cauchy_lp(sigma, 2.5);
+  double expected =
+      normal_lp(mu_alpha, 0, 5) + half_cauchy_lp(tau, 2.5) + normal_lp(beta, 0, 5) + half_cauchy_lp(sigma, 2.5);
   for (double e : eta) expected += normal_lp(e, 0, 1);
   for (std::size_t i = 0; i < d.y.size(); ++i)
     expected += normal_lp(d.y[i], mu_alpha + tau * eta[d.group[i]] + beta * d.x[i], sigma);
@@ -97,7 +97,8 @@ TEST_P(SampleModels, RegimeMixture) {
     const double logits[3] = {-gamma * d.x[i], kappa, gamma * d.x[i]};
     double weight_sum = 0, mixture = 0;
     for (double l : logits) weight_sum += std::exp(l);
-    for (int k = 0; k < 3; ++k) mixture += std::exp(logits[k]) / weight_sum * std::exp(normal_lp(d.y[i], mu[k], sigma[k]));
+    for (int k = 0; k < 3; ++k)
+      mixture += std::exp(logits[k]) / weight_sum * std::exp(normal_lp(d.y[i], mu[k], sigma[k]));
     expected += std::log(mixture);
   }
   const BuiltinModel b = regime_model(d, dt, reference_backend());

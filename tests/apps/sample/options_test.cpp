@@ -35,10 +35,11 @@ TEST(SampleOptions, DefaultsAreTheIssuesOnes) {
 }
 
 TEST(SampleOptions, ValuesSeparateOrAfterEquals) {
-  const SampleAppOptions o =
-      parse({"--model", "logistic", "--features=3", "--observations", "50", "--chains", "1024", "--warmup=500",
-             "--samples", "200", "--seed", "7", "--dtype=f32", "--device", "reference", "--sampler=hmc",
-             "--num-steps", "16", "--target-accept", "0.9", "--out", "/tmp/x", "--quiet"});
+  const SampleAppOptions o = parse({"--model",       "logistic",    "--features=3", "--observations",  "50",
+                                    "--chains",      "1024",        "--warmup=500", "--samples",       "200",
+                                    "--seed",        "7",           "--dtype=f32",  "--device",        "reference",
+                                    "--sampler=hmc", "--num-steps", "16",           "--target-accept", "0.9",
+                                    "--out",         "/tmp/x",      "--quiet"});
   EXPECT_EQ(o.model, "logistic");
   EXPECT_EQ(o.features, 3);
   EXPECT_EQ(o.observations, 50);
@@ -84,8 +85,7 @@ TEST(SampleOptions, MistakesAreUsageErrors) {
 TEST(SampleOptions, OptionsThatWouldBeIgnoredAreMistakes) {
   expect_usage_error({"--data", "d.csv"}, "--data applies to --model logistic (the model is eight_schools)");
   expect_usage_error({"--model", "regime", "--features", "3"}, "--features applies to --model logistic");
-  expect_usage_error({"--model", "logistic", "--data", "d.csv", "--observations", "9"},
-                     "--data reads it from a file");
+  expect_usage_error({"--model", "logistic", "--data", "d.csv", "--observations", "9"}, "--data reads it from a file");
   expect_usage_error({"--num-steps", "8"}, "--num-steps applies to --sampler hmc (the sampler is nuts)");
   expect_usage_error({"--sampler", "hmc", "--max-tree-depth", "8"}, "--max-tree-depth applies to --sampler nuts");
 }

@@ -86,15 +86,16 @@ TEST(SampleOutputs, WritesCsvSafetensorsSummaryAndPlots) {
   EXPECT_EQ(csv[0],
             "chain,draw,mu,beta[0],beta[1],log_density,accept_stat,diverging,tree_depth,num_steps,step_size,energy");
   // Row 3 is chain 0, draw 2 (diverging); row 10 chain 1, draw 4 (diverging); numbers read back exactly.
-  EXPECT_EQ(fields(csv[3]), (std::vector<double>{0, 2, 2, 20, 21, -1.0 - 0 - 0.1 * 2, 0.5 + 0.01 * 2, 1, 3, 7, 0.25, 4}));
+  EXPECT_EQ(fields(csv[3]),
+            (std::vector<double>{0, 2, 2, 20, 21, -1.0 - 0 - 0.1 * 2, 0.5 + 0.01 * 2, 1, 3, 7, 0.25, 4}));
   EXPECT_EQ(fields(csv[10]),
             (std::vector<double>{1, 4, 14, 140, 141, -1.0 - 1 - 0.1 * 4, 0.5 + 0.01 * 4, 1, 3, 7, 0.5, 6}));
 
   const io::SafetensorsFile st = io::load_safetensors(dir / "draws.safetensors", reference_backend());
-  const std::map<std::string, Shape> shapes{{"mu", {2, 5}},          {"beta", {2, 5, 2}},       {"unconstrained", {2, 5, 3}},
-                                            {"log_density", {2, 5}}, {"accept_stat", {2, 5}},   {"energy", {2, 5}},
-                                            {"diverging", {2, 5}},   {"num_steps", {2, 5}},     {"tree_depth", {2, 5}},
-                                            {"step_size", {2}},      {"inverse_mass", {2, 3}}};
+  const std::map<std::string, Shape> shapes{
+      {"mu", {2, 5}},          {"beta", {2, 5, 2}}, {"unconstrained", {2, 5, 3}}, {"log_density", {2, 5}},
+      {"accept_stat", {2, 5}}, {"energy", {2, 5}},  {"diverging", {2, 5}},        {"num_steps", {2, 5}},
+      {"tree_depth", {2, 5}},  {"step_size", {2}},  {"inverse_mass", {2, 3}}};
   EXPECT_EQ(st.tensors.size(), shapes.size());
   for (const auto& [name, shape] : shapes) {
     ASSERT_TRUE(st.tensors.count(name)) << name;
@@ -121,10 +122,10 @@ TEST(SampleOutputs, ParameterNamedLikeAStatisticIsRefused) {
 
 TEST(SampleOutputs, RankHistograms) {
   // Chain 0 holds the 5 smallest values: all its ranks fall in the lower half.
-  EXPECT_EQ(rank_histograms({{0, 1, 2, 3, 4}, {5, 6, 7, 8, 9}}, 2),
-            (std::vector<std::vector<double>>{{5, 0}, {0, 5}}));
+  EXPECT_EQ(rank_histograms({{0, 1, 2, 3, 4}, {5, 6, 7, 8, 9}}, 2), (std::vector<std::vector<double>>{{5, 0}, {0, 5}}));
   // Interleaved chains: uniform.
-  EXPECT_EQ(rank_histograms({{0, 2, 4, 6}, {1, 3, 5, 7}}, 4), (std::vector<std::vector<double>>{{1, 1, 1, 1}, {1, 1, 1, 1}}));
+  EXPECT_EQ(rank_histograms({{0, 2, 4, 6}, {1, 3, 5, 7}}, 4),
+            (std::vector<std::vector<double>>{{1, 1, 1, 1}, {1, 1, 1, 1}}));
   // Ties share their average rank: the 4 equal values rank 1.5 of 0..5, the lower of 2 bins; 5 and 6 the upper.
   EXPECT_EQ(rank_histograms({{1, 1, 5}, {1, 1, 6}}, 2), (std::vector<std::vector<double>>{{2, 1}, {2, 1}}));
   EXPECT_THROW(rank_histograms({}, 3), Error);
