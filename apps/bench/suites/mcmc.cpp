@@ -177,6 +177,7 @@ SuiteReport run_mcmc_suite(const Options& o) {
   const std::vector<McmcCase> cases = mcmc_cases(o);
   write_mcmc_peer_inputs(dir, cases);
   Backend& gpu = vulkan::backend();
+  sum(ones({4}, DType::f32, gpu)).item();  // the device's start-up is not a sampler's time
   std::vector<McmcResult> ours;
   for (const McmcCase& c : cases)
     for (const char* sampler : {"hmc", "nuts"}) {
@@ -202,23 +203,23 @@ SuiteReport run_mcmc_suite(const Options& o) {
         if (p.id == r.id) theirs = &p;
       const std::string what = c.label() + ", " + sampler + (std::string(sampler) == "hmc" ? " (32 steps)" : "");
       Row grads{"mcmc." + r.id + ".grad_evals",
-                what + ": gradient evaluations / s (sampling)",
-                "1/s",
+                what + ": gradient evaluations per second of the sampling phase",
+                "grad evals/s",
                 one_run("nx_vulkan", r.grad_evals, r.sampling_s),
                 std::nullopt,
                 "ours / NumPyro's",
                 std::nullopt,
                 ""};
       Row ess{"mcmc." + r.id + ".ess",
-              what + ": min bulk ESS / s of wall time",
-              "1/s",
+              what + ": smallest bulk ESS per second of wall time",
+              "ESS/s",
               one_run("nx_vulkan", r.ess_bulk_min, r.wall_s),
               std::nullopt,
               "ours / NumPyro's",
               std::nullopt,
               ""};
-      if (std::string(sampler) == "nuts") ess.target = Target{">=", 1.0};  // issue 15's first target
       if (theirs != nullptr) {
+        if (std::string(sampler) == "nuts") ess.target = Target{">=", 1.0};  // issue 15's first target
         grads.b = one_run("NumPyro", theirs->grad_evals, theirs->sampling_s);
         ess.b = one_run("NumPyro", theirs->ess_bulk_min, theirs->wall_s);
         report.checks.push_back(

@@ -83,7 +83,9 @@ TEST_F(BenchMcmcFiles, PeerInputsHoldTheGeneratedDataAndAManifest) {
 }
 
 TEST_F(BenchMcmcFiles, PeerWithoutNumpyroIsSkippedCleanly) {
-  const ChildResult probe = run_child({"python3", "-c", "import jax, numpyro"});
+  const ChildResult probe = run_child({"python3", "-c",
+                                       "import importlib.util as u, sys; "
+                                       "sys.exit(0 if u.find_spec('jax') and u.find_spec('numpyro') else 1)"});
   if (probe.exit_code == 0) GTEST_SKIP() << "numpyro is installed here: the peer would run";
   write_mcmc_peer_inputs(dir_, {{2, 20, 2, 4, 4}});
   Options o;

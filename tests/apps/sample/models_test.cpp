@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "nxv/ops.hpp"
+#include "nxv/vulkan.hpp"
 #include "sample/models.hpp"
 
 namespace nxv::sample_app {
@@ -120,6 +121,43 @@ TEST(SampleModelsUnconstrained, EightSchoolsAddsTheLogJacobian) {
   const double constrained = b.model.log_density(p).item();
   const double unconstrained = mcmc::unconstrained_log_density(b.model)(vec(q, DType::f64)).item();
   EXPECT_NEAR(unconstrained, constrained + std::log(2.5), 1e-12);
+}
+
+// On Vulkan (lavapipe here) every model gives the reference backend's log density: f64 within 1e-12 relative (the
+// shared math library), f32 within 1e-5 (sums may be ordered differently).
+TEST(SampleModelsVulkan, LogDensitiesMatchTheReferenceBackend) {
+  if (!vulkan::available()) GTEST_SKIP() << "no Vulkan device";
+  Backend& gpu = vulkan::backend();
+  for (DType dt : {DType::f64, DType::f32}) {
+    const auto on = [dt](Backend& b, const std::vector<double>& v) {
+      return v.size() == 1 ? scalar(v[0], dt, b)
+                           : as_type(tensor<double>(v, {static_cast<std::int64_t>(v.size())}, b), dt);
+    };
+    const std::vector<std::pair<BuiltinModel (*)(DType, Backend&), std::map<std::string, std::vector<double>>>> cases{
+        {[](DType d, Backend& b) { return eight_schools(d, b); },
+         {{"mu", {1.5}}, {"tau", {2.0}}, {"eta", {0.1, -0.2, 0.3, -0.4, 0.5, -0.6, 0.7, -0.8}}}},
+        {[](DType d, Backend& b) { return logistic_regression(generate_logistic_data(4, 64), d, b); },
+         {{"alpha", {0.3}}, {"beta", {0.5, -0.5, 1.0, 0.2}}}},
+        {[](DType d, Backend& b) { return hierarchical_regression(generate_hierarchical_data(), d, b); },
+         {{"mu_alpha", {1.0}},
+          {"tau", {0.5}},
+          {"eta", {0, 1, -1, 0.5, -0.5, 2, -2, 0.1}},
+          {"beta", {2.0}},
+          {"sigma", {0.6}}}},
+        {[](DType d, Backend& b) { return regime_model(generate_regime_data(), d, b); },
+         {{"mu", {-2, 0.5, 3}}, {"gamma", {2.0}}, {"sigma", {0.6, 0.3, 0.8}}, {"kappa", {1.0}}}}};
+    for (const auto& [make, point] : cases) {
+      Params on_gpu, on_host;
+      for (const auto& [n, v] : point) {
+        on_gpu[n] = on(gpu, v);
+        on_host[n] = on(reference_backend(), v);
+      }
+      const BuiltinModel host_model = make(dt, reference_backend());
+      const double want = host_model.model.log_density(on_host).item();
+      const double got = make(dt, gpu).model.log_density(on_gpu).item();
+      EXPECT_NEAR(got, want, std::abs(want) * (dt == DType::f64 ? 1e-12 : 1e-5)) << host_model.name << " " << name(dt);
+    }
+  }
 }
 
 // make_model reads --data for the logistic model and reports a bad file as the user's mistake.
