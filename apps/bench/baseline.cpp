@@ -72,7 +72,7 @@ BaselineRow parse_row(const Value& v, const std::string& where) {
 
 bool higher_is_better(const std::string& unit) {
   if (unit == "ms" || unit == "µs" || unit == "s") return false;
-  if (unit == "GB/s" || unit == "TFLOP/s") return true;
+  if (unit == "GB/s" || unit == "TFLOP/s" || unit == "grad evals/s" || unit == "ESS/s") return true;
   throw Error("nxv-bench baseline: unit '" + unit + "' has no direction: add it to higher_is_better()");
 }
 

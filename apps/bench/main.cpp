@@ -37,13 +37,16 @@ constexpr const char* kHelp = R"(usage: nxv-bench [options]
 Benchmarks nx_vulkan on the picked Vulkan device. Each suite runs its arms alternately (A B A B ...) after a
 warm-up and reports medians (p10-p90) and ratios; results are checked against the reference backend first.
 
-  --suite LIST            train, peers, kernels, or all (default all); comma-separated
+  --suite LIST            train, peers, kernels, mcmc, or all (default all: train, peers, kernels); comma-separated
                             train:   value_and_grad + SGD + loss read back of mlp, lenet, cnn at batch 32 and 256,
                                      f32 and f64: Vulkan vs NXV_BATCH_MAX=0 vs the reference backend
                             peers:   the same steps (f32) in PyTorch, eager and torch.compile(mode="reduce-overhead"),
                                      via bench/peers/torch_step.py; "skipped: no torch" without python3 or torch
                             kernels: dispatch/submit/record costs, f32 add and sum vs copy (GB/s), f32/f64 GEMM
                                      (TFLOP/s), a conv layer, cold vs warm start; with torch, the same in PyTorch
+                            mcmc:    Bayesian logistic regression, our HMC (32 steps) and NUTS vs NumPyro's
+                                     (bench/peers/numpyro_mcmc.py): gradient evaluations/s, bulk ESS/s;
+                                     "skipped: no numpyro" without jax and numpyro (not in all: minutes per case)
   --json FILE             every raw sample, as JSON
   --markdown FILE         the tables, as Markdown (they are also printed on stdout)
   --append-results FILE   append date, commit, device, driver, the command and the tables (bench/RESULTS.md)
@@ -51,7 +54,7 @@ warm-up and reports medians (p10-p90) and ratios; results are checked against th
   --reference-repeat N    samples of the reference backend's arm (default 3; --smoke 1)
   --warmup-ms N           GPU work before each timed section (default 300; --smoke 20)
   --smoke                 tiny sizes and few repeats: seconds on lavapipe (CI)
-  --quick                 kernels: 2^26 elements only, GEMM up to 4096
+  --quick                 kernels: 2^26 elements only, GEMM up to 4096; mcmc: 8 x 200 at 16 chains, 100 + 100
   --models LIST           train/peers models (default mlp,lenet,cnn)
   --batches LIST          train/peers batch sizes (default 32,256; --smoke 2)
   --dtypes LIST           train dtypes (default f32,f64)
@@ -153,6 +156,7 @@ SuiteReport run_suite(const std::string& suite, Options o, const std::string& wo
     if (suite == "train") report = run_train_suite(o);
     if (suite == "peers") report = run_peers_suite(o);
     if (suite == "kernels") report = run_kernels_suite(o);
+    if (suite == "mcmc") report = run_mcmc_suite(o);
   } catch (const std::exception& e) {
     report = SuiteReport{suite, std::string("failed: ") + e.what(), {}, {}, {}, {}};
   }

@@ -99,9 +99,10 @@ std::string ProgressBar::line(bool with_bar, Clock::time_point now) const {
   }
   s += " step " + std::to_string(step_) + "/" + std::to_string(total_) +
        format(" (%.0f%%)", 100.0 * static_cast<double>(step_) / static_cast<double>(total_));
-  for (const auto& m : metrics_) s += "  " + m.name + " " + format(std::abs(m.value) < 1000 ? "%.4f" : "%.4g", m.value);
+  for (const auto& m : metrics_)
+    s += "  " + m.name + " " + format(m.integer ? "%.0f" : std::abs(m.value) < 1000 ? "%.4f" : "%.4g", m.value);
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  if (samples_ > 0 && elapsed > 0) s += format("  %.0f samples/s", static_cast<double>(samples_) / elapsed);
+  if (samples_ > 0 && elapsed > 0) s += format("  %.0f ", static_cast<double>(samples_) / elapsed) + rate_unit_;
   if (step_ == total_)
     s += "  " + duration(elapsed) + " elapsed";
   else if (step_ > 0)

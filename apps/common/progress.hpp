@@ -1,10 +1,11 @@
-// The per-epoch progress bar of nxv-train: one redrawn line on a terminal, plain lines in a log.
+// A progress bar (nxv-train's epochs, nxv-sample's iterations): one redrawn line on a terminal, plain lines in a log.
 #pragma once
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nxv::io {
@@ -12,6 +13,7 @@ namespace nxv::io {
 struct Metric {
   std::string name;  // "loss"
   double value;
+  bool integer = false;  // shown without decimals (a count)
 };
 
 class ProgressBar {
@@ -41,6 +43,8 @@ class ProgressBar {
   // `metrics`: on a device that records work and runs it when a value is read, reading the metrics runs the
   // steps, so the rate counts work done, not work queued.
   void update_lazy(std::int64_t step, const std::function<std::vector<Metric>()>& metrics, std::int64_t samples);
+  // What the rate counts: the `samples` of update() per second are shown as "<rate> <unit>" ("samples/s").
+  void set_rate_unit(std::string unit) { rate_unit_ = std::move(unit); }
   // Draws the final state and ends the line; later calls do nothing.
   void finish();
 
@@ -60,6 +64,7 @@ class ProgressBar {
   std::int64_t next_plain_tenth_ = 1;  // plain mode prints when step reaches total * next_plain_tenth_ / 10
   std::vector<Metric> metrics_;
   std::int64_t samples_ = 0;
+  std::string rate_unit_ = "samples/s";
   std::int64_t printed_step_ = -1;  // the step the last drawn line showed
   bool finished_ = false;
 };

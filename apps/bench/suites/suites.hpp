@@ -1,4 +1,5 @@
-// The suites of nxv-bench: train (training steps), peers (the same steps in PyTorch) and kernels.
+// The suites of nxv-bench: train (training steps), peers (the same steps in PyTorch), kernels and mcmc (HMC and
+// NUTS against NumPyro).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,7 +14,7 @@ struct Options {
   int reference_repeat = 3;
   double warmup_ms = 300;  // GPU work before each timed section
   bool smoke = false;      // tiny sizes, few repeats: seconds on lavapipe (CI)
-  bool quick = false;      // kernels: no 8192 GEMM, no 2^28 elements
+  bool quick = false;      // kernels: no 8192 GEMM, no 2^28 elements; mcmc: one small case
   std::vector<std::int64_t> batches = {32, 256};
   std::vector<std::string> models = {"mlp", "lenet", "cnn"};
   std::vector<std::string> dtypes = {"f32", "f64"};
@@ -30,6 +31,7 @@ struct Options {
 SuiteReport run_train_suite(const Options& o);
 SuiteReport run_peers_suite(const Options& o);
 SuiteReport run_kernels_suite(const Options& o);
+SuiteReport run_mcmc_suite(const Options& o);
 
 // The child process of the cold/warm-start arm: builds `model`, runs one training step at `batch` in f32 on
 // Vulkan, reads the loss back and prints it; returns the exit code.

@@ -162,6 +162,23 @@ TEST(ProgressBar, ShowsNoRateBeforeAnyTimeHasPassed) {
   EXPECT_EQ(out.lines().at(0), "eval step 1/1 (100%)  0:00 elapsed") << "not inf samples/s";
 }
 
+// nxv-sample's bars: a count shown without decimals, and the rate in iterations.
+TEST(ProgressBar, CountsAndARateUnitOfItsOwn) {
+  Capture out;
+  FakeClock clock;
+  {
+    ProgressBar bar(10, "sampling", out.file(), ProgressBar::Mode::plain, clock.source());
+    bar.set_rate_unit("iterations/s");
+    for (int step = 1; step <= 10; ++step) {
+      clock.advance(0.2);
+      bar.update(step, {{"divergences", 3.0 * step, true}}, step);
+    }
+  }
+  const auto lines = out.lines();
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), "sampling step 10/10 (100%)  divergences 30  5 iterations/s  0:02 elapsed") << lines.back();
+}
+
 TEST(ProgressBar, RejectsAnEmptyEpoch) { EXPECT_THROW(ProgressBar(0, "x", stdout), Error); }
 
 }  // namespace

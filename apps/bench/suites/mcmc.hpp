@@ -1,0 +1,54 @@
+// Suite `mcmc`: Bayesian logistic regression sampled with our HMC and NUTS, and with NumPyro's
+// (bench/peers/numpyro_mcmc.py) on the same generated data, side by side in the same run.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bench/suites/suites.hpp"
+
+namespace nxv::bench {
+
+// One row group: logistic regression with `features` coefficients (and an intercept) on `observations` rows,
+// `chains` chains, `warmup` + `samples` iterations each.
+struct McmcCase {
+  std::int64_t features = 8, observations = 200, chains = 1024, warmup = 500, samples = 500;
+  std::string id() const;     // "k8.n200.c1024"
+  std::string label() const;  // "logistic 8 x 200, 1024 chains"
+};
+
+// The cases a run measures: issue 15's (8 x 200 at 16, 1024 and 65536 chains, 100 x 10^4 at 1024 chains, each
+// 500 + 500); --quick: 8 x 200 at 16 chains, 100 + 100 (a minute or two on lavapipe); --smoke: 3 x 50 at 4 chains,
+// 20 + 20.
+std::vector<McmcCase> mcmc_cases(const Options& o);
+// HMC's leapfrog steps per transition, ours and NumPyro's.
+constexpr int kMcmcHmcSteps = 32;
+
+// Writes DIR/<id>.csv (the generated data, apps/sample/data.hpp) for every case and DIR/manifest.json, which
+// numpyro_mcmc.py reads: {"num_steps": 32, "cases": [{"id", "csv", "features", "observations", "chains",
+// "warmup", "samples"}]}.
+void write_mcmc_peer_inputs(const std::filesystem::path& dir, const std::vector<McmcCase>& cases);
+
+// What one sampler run gives, ours or NumPyro's.
+struct McmcResult {
+  std::string id;                  // "<case id>.hmc" / "<case id>.nuts"
+  double wall_s = 0;               // warm-up and sampling
+  double sampling_s = 0;           // the sampling phase alone
+  double grad_evals = 0;           // leapfrog steps of the sampling phase, all chains
+  double ess_bulk_min = 0;         // the smallest bulk ESS over the parameters
+  std::vector<double> means, sds;  // per parameter element: alpha, beta[0], ...
+};
+
+// NumPyro's results: available when the script ran with jax and numpyro (exit 0); `status` says why not
+// ("skipped: no numpyro" for exit 77 or no python3).
+struct NumpyroRun {
+  bool available = false;
+  std::string status, detail;
+  std::vector<McmcResult> results;
+};
+// The script: bench/peers/numpyro_mcmc.py under the working directory, else under the source tree.
+std::string numpyro_script();
+NumpyroRun run_numpyro_peer(const Options& o, const std::filesystem::path& dir);
+
+}  // namespace nxv::bench
