@@ -14,7 +14,7 @@
 namespace nxv::mcmc_test {
 
 // The samplers every posterior test runs. NUTS joins when its kernel lands: add mcmc::Sampler::nuts here.
-inline const std::vector<mcmc::Sampler> kSamplers = {mcmc::Sampler::hmc};
+inline const std::vector<mcmc::Sampler> kSamplers = {mcmc::Sampler::hmc, mcmc::Sampler::nuts};
 
 inline std::string sampler_name(mcmc::Sampler s) { return s == mcmc::Sampler::hmc ? "hmc" : "nuts"; }
 
