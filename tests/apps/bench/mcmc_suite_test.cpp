@@ -13,6 +13,7 @@
 #include "bench/options.hpp"
 #include "io/json.hpp"
 #include "sample/data.hpp"
+#include "support/temp_dir.hpp"
 
 namespace nxv::bench {
 namespace {
@@ -44,12 +45,9 @@ TEST(BenchMcmc, CasesAreTheIssuesRowsAndSmallerInQuickAndSmokeModes) {
 
 class BenchMcmcFiles : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / "nxv_bench_mcmc_test";
-    fs::remove_all(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  // A directory of its own per test (ctest runs these two at once).
+  io_test::TempDir temp_;
+  const fs::path dir_ = temp_.path() / "peer";
 };
 
 TEST_F(BenchMcmcFiles, PeerInputsHoldTheGeneratedDataAndAManifest) {
