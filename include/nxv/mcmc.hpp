@@ -37,9 +37,9 @@ namespace nxv::mcmc {
 // ---- models ------------------------------------------------------------------------------------------------------
 struct ParamSpec {
   std::string name;
-  Shape shape;                                    // one chain's value, in the constrained space
-  dist::Bijection constraint = dist::identity();  // unconstrained -> the parameter's support
-  Shape unconstrained_shape() const;              // shape, less one on the last axis for a simplex
+  Shape shape;                                      // one chain's value, in the constrained space
+  dist::Bijection constraint = dist::identity();    // unconstrained -> the parameter's support
+  Shape unconstrained_shape() const;                // shape, less one on the last axis for a simplex
 };
 
 struct Model {
@@ -67,7 +67,7 @@ enum class Sampler { hmc, nuts };
 struct Progress {
   std::int64_t iteration = 0, total = 0;  // iterations done, warmup + samples
   bool warmup = true;
-  std::int64_t divergences = 0;  // so far in the sampling phase, all chains
+  std::int64_t divergences = 0;           // so far in the sampling phase, all chains
 };
 
 struct SampleOptions {
@@ -76,31 +76,31 @@ struct SampleOptions {
   std::int64_t warmup = 1000;
   std::int64_t samples = 1000;
   std::uint64_t seed = 0;
-  DType dtype = DType::f64;          // f32 or f64
-  Backend* backend = nullptr;        // nullptr: default_backend()
-  int num_steps = 32;                // HMC: leapfrog steps per transition
-  int max_tree_depth = 10;           // NUTS
-  double max_energy_error = 1000.0;  // a larger energy error is a divergence
-  double target_accept = 0.8;        // dual averaging's target accept_stat
-  double step_size = 1.0;            // the initial step size (refined by Stan's heuristic when adapting)
+  DType dtype = DType::f64;                 // f32 or f64
+  Backend* backend = nullptr;               // nullptr: default_backend()
+  int num_steps = 32;                       // HMC: leapfrog steps per transition
+  int max_tree_depth = 10;                  // NUTS
+  double max_energy_error = 1000.0;         // a larger energy error is a divergence
+  double target_accept = 0.8;               // dual averaging's target accept_stat
+  double step_size = 1.0;                   // the initial step size (refined by Stan's heuristic when adapting)
   bool adapt_step_size = true;
-  bool adapt_mass_matrix = true;  // diagonal, in Stan's doubling windows
-  double init_radius = 2.0;       // initial positions uniform in (-r, r) in unconstrained space (Stan's)
-  Params init;                    // optional: constrained initial values (broadcast to every chain)
+  bool adapt_mass_matrix = true;            // diagonal, in Stan's doubling windows
+  double init_radius = 2.0;                 // initial positions uniform in (-r, r) in unconstrained space (Stan's)
+  Params init;                              // optional: constrained initial values (broadcast to every chain)
   std::int64_t progress_every = 10;
   std::function<void(const Progress&)> on_progress;
 };
 
 struct Samples {
-  std::vector<std::string> names;  // the model's parameters, in declaration order
-  Params draws;                    // constrained, each [chains, samples, shape...]
-  Tensor unconstrained;            // [chains, samples, d]
-  Tensor log_density;              // [chains, samples]
-  Tensor accept_stat, energy;      // [chains, samples]
-  Tensor diverging;                // pred [chains, samples]
-  Tensor num_steps, tree_depth;    // s64 [chains, samples]
-  Tensor step_size;                // [chains], after warm-up
-  Tensor inverse_mass;             // [chains, d], after warm-up
+  std::vector<std::string> names;        // the model's parameters, in declaration order
+  Params draws;                          // constrained, each [chains, samples, shape...]
+  Tensor unconstrained;                  // [chains, samples, d]
+  Tensor log_density;                    // [chains, samples]
+  Tensor accept_stat, energy;            // [chains, samples]
+  Tensor diverging;                      // pred [chains, samples]
+  Tensor num_steps, tree_depth;          // s64 [chains, samples]
+  Tensor step_size;                      // [chains], after warm-up
+  Tensor inverse_mass;                   // [chains, d], after warm-up
   std::int64_t warmup_divergences = 0;
   // The summary table of every parameter (include/nxv/mcmc_diagnostics.hpp) with the sampling divergences.
   Summary summary() const;

@@ -6,10 +6,9 @@
 namespace nxv::mcmc {
 
 ChainState init_state(const LogDensity& f, const Tensor& position) {
-  NXV_CHECK(
-      position.defined() && position.rank() == 1 && (position.dtype() == DType::f32 || position.dtype() == DType::f64),
-      "mcmc::init_state", "got position ", position.defined() ? to_string(position.type()) : "undefined",
-      ", expected an f32 or f64 vector [d]");
+  NXV_CHECK(position.defined() && position.rank() == 1 && (position.dtype() == DType::f32 || position.dtype() == DType::f64),
+            "mcmc::init_state", "got position ", position.defined() ? to_string(position.type()) : "undefined",
+            ", expected an f32 or f64 vector [d]");
   auto [value, gradient] = value_and_grad(f)(position);
   NXV_CHECK(value.rank() == 0 && value.dtype() == position.dtype(), "mcmc::init_state", "the log density returned ",
             to_string(value.type()), ", expected a rank-0 ", name(position.dtype()), " tensor");
