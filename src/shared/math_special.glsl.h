@@ -7,6 +7,7 @@
 // 60 digits and rounded to double (a dd pair where the last Horner steps run in double-double):
 //   lgamma(1 + t) = -gamma t + sum_{k>=2} (-1)^k zeta(k)/k t^k             (nxv_lgamma1_c, |t| <= 1/2)
 //   lgamma(2 + t) = (1 - gamma) t + sum_{k>=2} (-1)^k (zeta(k) - 1)/k t^k   (nxv_lgamma2_c, |t| <= 1/2)
+// and lgamma's zeros in (-17.5, -2) (nxv_lgamma_zero) come from scripts/lgamma_tables.py (mpmath, 80 digits).
 // Each function builds its result as a double-double and rounds it once; the bounds measured against long
 // double oracles are stated at each function and checked by tests/shared/math_special_test.cpp.
 
@@ -35,9 +36,9 @@ const double nxv_lgamma1_c[57] = {
     1.92307692307692353e-02lf, -1.88679245283018895e-02lf, 1.85185185185185210e-02lf,
     -1.81818181818181809e-02lf, 1.78571428571428562e-02lf, -1.75438596491228060e-02lf};
 
-const double nxv_lgamma1_lo[4] = {
-    4.94291515243064487e-18lf, 1.52033617519923808e-17lf, 2.25074704248750415e-18lf,
-    1.18712801071384119e-17lf};
+const double nxv_lgamma1_lo[8] = {
+    4.94291515243064487e-18lf, 1.52033617519923808e-17lf, 2.25074704248750415e-18lf, 1.18712801071384119e-17lf,
+    -4.09976732862181262e-18lf, 2.23938513301672378e-18lf, -9.62314008523255486e-18lf, -2.52146853846723048e-18lf};
 
 const double nxv_lgamma2_c[30] = {
     4.22784335098467134e-01lf, 3.22467033424113203e-01lf, -6.73523010531981020e-02lf,
@@ -54,6 +55,48 @@ const double nxv_lgamma2_c[30] = {
 const double nxv_lgamma2_lo[4] = {
     4.94291515243064487e-18lf, 1.52033617519923808e-17lf, 6.87667631175898986e-18lf,
     1.46293925127756951e-18lf};
+
+// The zeros of lgamma on (-17.5, -2), one in each [-(i+5)/2, -(i+4)/2): t0 = x0 + n (n the integer nearest x0) as
+// hi + mid + lo (three doubles, so that x - x0 stays exact to ~2^-60 of itself at the doubles nearest the zero),
+// and the series (atanh(s) - s - s^3/3) / s^5 = sum_j s^(2j)/(2j+5) of nxv_log1p_dd; both from
+// scripts/lgamma_tables.py.
+const double nxv_lgamma_zero[93] = {
+    -4.57024738220800641e-01lf, 1.84355404157445614e-17lf, -1.36226631217260046e-33lf,
+    2.52317353272587419e-01lf, -2.04688991691324986e-17lf, 2.41273146147792135e-34lf,
+    -1.43580888349980063e-01lf, 3.86280640171415184e-18lf, 3.08998380577634257e-34lf,
+    4.47057151414020706e-02lf, 8.22397794258205323e-19lf, 4.57953711599992378e-35lf,
+    -3.93618397405368775e-02lf, 3.27313792258916360e-18lf, -1.29468211265633039e-34lf,
+    8.45535943995227683e-03lf, 8.23175195735003594e-19lf, -1.38661846812122281e-36lf,
+    -8.21816832259352099e-03lf, -5.58266591595640544e-19lf, 1.44624488974700623e-35lf,
+    1.39251991912437063e-03lf, -7.09044123064653098e-20lf, 5.34858082400899922e-36lf,
+    -1.38529445315509724e-03lf, -2.62957318114460768e-20lf, 3.56547431666823602e-37lf,
+    1.98492109362302102e-04lf, 6.26390997849217480e-21lf, -1.88630567973602928e-37lf,
+    -1.98333407324751619e-04lf, 1.18205734015609627e-20lf, 6.39521842277465135e-37lf,
+    2.48029041793358453e-05lf, 3.15397713595963002e-22lf, 4.31376610458873505e-39lf,
+    -2.48002706819596987e-05lf, 1.00839742511640853e-21lf, 7.20375379228265307e-38lf,
+    2.75574902253180571e-06lf, -6.50030040865472450e-23lf, 5.85375478299914070e-39lf,
+    -2.75571482265034630e-06lf, -5.62445987143207935e-23lf, 3.48262922199388532e-39lf,
+    2.75573370833531633e-07lf, 1.45026584349557127e-23lf, -5.36257871405063377e-40lf,
+    -2.75573013646600225e-07lf, -2.44725267834035625e-23lf, 1.39064556988864825e-39lf,
+    2.50521099184762257e-08lf, -6.80739486418979278e-25lf, 1.98423185484334619e-41lf,
+    -2.50521068524075456e-08lf, 1.29248686208538025e-24lf, 8.03536423808754026e-41lf,
+    2.08767570979608105e-09lf, -8.65883921588498151e-26lf, -2.59113507798877724e-42lf,
+    -2.08767568777753899e-09lf, -4.84968487723617194e-26lf, 4.75154991965242970e-43lf,
+    1.60590438435343546e-10lf, 6.46514193649746709e-27lf, -4.05819125823689641e-43lf,
+    -1.60590438301088746e-10lf, 7.04644998319607448e-27lf, 3.75309808557990803e-43lf,
+    1.14707455980816107e-11lf, -7.83034021800123615e-28lf, -1.26049656945013273e-44lf,
+    -1.14707455973778399e-11lf, 4.19405611610536625e-28lf, 4.45080977199135099e-44lf,
+    7.64716373183584606e-13lf, -3.80351849151877454e-29lf, 5.92376186432879022e-46lf,
+    -7.64716373180378776e-13lf, 4.88615418764144715e-29lf, -2.02054402194469810e-45lf,
+    4.77947733238802581e-14lf, -9.31992333122912875e-31lf, 6.61926348673880201e-47lf,
+    -4.77947733238674470e-14lf, -1.81183343321665101e-30lf, -1.71178551626191450e-46lf,
+    2.81145725434554348e-15lf, -8.71318044026646873e-32lf, 4.38087360683390494e-48lf,
+    -2.81145725434549812e-15lf, -2.28782064100054776e-32lf, -1.26967375118661134e-48lf};
+
+const double nxv_atanh_c[11] = {
+    2.00000000000000011e-01lf, 1.42857142857142849e-01lf, 1.11111111111111105e-01lf, 9.09090909090909116e-02lf,
+    7.69230769230769273e-02lf, 6.66666666666666657e-02lf, 5.88235294117647051e-02lf, 5.26315789473684181e-02lf,
+    4.76190476190476164e-02lf, 4.34782608695652162e-02lf, 4.00000000000000008e-02lf};
 
 // ------------------------------ double-double helpers ------------------------------
 NXV_FUNC nxv_dd_t nxv_dd_add(nxv_dd_t a, nxv_dd_t b) {
@@ -95,6 +138,47 @@ NXV_FUNC nxv_dd_t nxv_dd_div_dd(nxv_dd_t a, nxv_dd_t b) {
     nxv_dd_t r = nxv_dd_add(a, nxv_dd_neg(nxv_dd_mul_d(b, q1)));
     NXV_PRECISE double q2 = r.hi / b.hi;
     return nxv_fast_two_sum(q1, q2);
+}
+// log(1 + v) as hi + lo for v > -1 with 1 + v normal, within ~2^-60 of its size, also for tiny v (where
+// nxv_log_dd is only absolutely exact): 1 + v = 2^k w with w in [sqrt(1/2), sqrt(2)) (k = 0 keeps u = w - 1 = v
+// itself), log w = 2 atanh(s), s = u / (2 + u), |s| < 0.172: s + s^3/3 in double-double, the rest of the series
+// (nxv_atanh_c, s^2 < 0.0295: to s^25) in double.
+NXV_FUNC nxv_dd_t nxv_log1p_dd(nxv_dd_t v) {
+    const double ln2_hi = 6.93147180559945286e-01lf;
+    const double ln2_lo = 2.31904681384629956e-17lf;
+    const double third_hi = 3.33333333333333315e-01lf;
+    const double third_lo = 1.85037170770859413e-17lf;
+    nxv_dd_t u = v;
+    int k = 0;
+    if (v.hi < -0.29289321881345248lf || v.hi >= 0.41421356237309503lf) { /* outside sqrt(1/2) - 1, sqrt(2) - 1 */
+        nxv_dd_t w = nxv_dd_add(nxv_dd(1.0lf, 0.0lf), v);
+        int hw = nxv_hi(w.hi);
+        k = ((hw + 0x00095f62) >> 20) - 1023; /* the mantissa at or above sqrt(2) (0x6a09e...) rounds k up */
+        NXV_PRECISE double sc = nxv_mkd(uint((1023 - k) << 20), 0u); /* 2^-k */
+        NXV_PRECISE double wh = w.hi * sc;
+        NXV_PRECISE double wl = w.lo * sc;
+        NXV_PRECISE double uh = wh - 1.0lf; /* exact: wh in [0.70, 1.42) */
+        u = nxv_fast_two_sum(uh, wl);
+    }
+    nxv_dd_t s = nxv_dd_div_dd(u, nxv_dd_add(nxv_dd(2.0lf, 0.0lf), u));
+    nxv_dd_t s2 = nxv_dd_mul(s, s);
+    nxv_dd_t s3 = nxv_dd_mul(nxv_dd_mul(s2, s), nxv_dd(third_hi, third_lo));
+    NXV_PRECISE double z = s2.hi;
+    NXV_PRECISE double p = nxv_atanh_c[10];
+    for (int j = 9; j >= 0; j--) p = p * z + nxv_atanh_c[j];
+    NXV_PRECISE double sz = s3.hi * z;
+    NXV_PRECISE double tail = 3.0lf * (sz * p);
+    nxv_dd_t r = nxv_dd_add(nxv_dd_add(s, s3), nxv_dd(tail, 0.0lf));
+    NXV_PRECISE double rh = 2.0lf * r.hi;
+    NXV_PRECISE double rl = 2.0lf * r.lo;
+    r = nxv_dd(rh, rl);
+    if (k != 0) {
+        NXV_PRECISE double kf = double(k);
+        nxv_dd_t kl = nxv_two_prod(kf, ln2_hi);
+        NXV_PRECISE double kll = kf * ln2_lo;
+        r = nxv_dd_add(nxv_dd_add(kl, nxv_dd(kll, 0.0lf)), r);
+    }
+    return r;
 }
 
 // sin(pi a) and cos(pi a) for 0 <= a <= 1/4 as hi + lo: their Taylor series in z = a^2 (to z^10 and z^11, whose
@@ -304,14 +388,78 @@ NXV_FUNC nxv_dd_t nxv_lgamma_pos_dd(double x) {
     return nxv_dd_add(m, nxv_dd(s, 0.0lf));
 }
 
+// (lgamma(1 + t) - lgamma(1 + t0)) / (t - t0) as hi + lo for |t|, |t0| <= 1/2: the series at 1 (nxv_lgamma1_c)
+// divided by t - t0 synthetically, sum_j b_j t^(j-1) with b_j = c_j + t0 b_(j+1); both recurrences in double down
+// to j = 9, the last eight steps in double-double (a coefficient's rounding there would count times
+// (t^j - t0^j) / (t - t0), up to j 2^(1-j)).
+NXV_FUNC nxv_dd_t nxv_lgamma1_slope(double t, nxv_dd_t t0) {
+    NXV_PRECISE double b = nxv_lgamma1_c[56];
+    NXV_PRECISE double acc = b;
+    for (int k = 55; k >= 8; k--) {
+        b = nxv_lgamma1_c[k] + t0.hi * b;
+        acc = acc * t + b;
+    }
+    nxv_dd_t bd = nxv_dd(b, 0.0lf);
+    nxv_dd_t ad = nxv_dd(acc, 0.0lf);
+    for (int k = 7; k >= 0; k--) {
+        bd = nxv_dd_add(nxv_dd(nxv_lgamma1_c[k], nxv_lgamma1_lo[k]), nxv_dd_mul(bd, t0));
+        ad = nxv_dd_add(nxv_dd_mul_d(ad, t), bd);
+    }
+    return ad;
+}
+
+// lgamma(x) as hi + lo for -17.5 < x < -2 (not an integer), relative to the zero x0 of its half-integer interval
+// (nxv_lgamma_zero), so that the error stays relative where the reflection's terms cancel. With x = t - n
+// (|t| <= 1/2, exact), t0 = x0 + n (on the same side of the pole -n as t) and d = t - t0 (exact to ~2^-106 of
+// t0 and of d: t - t0.hi is exact near the zero),
+//   lgamma(x) = lgamma(1 + t) - log|t| - sum_{k=1}^n log(k - t)  (Gamma(1 + t) = Gamma(x) prod_{k=0}^n (x + k)),
+// which is 0 at t0, so
+//   lgamma(x) = d slope(t, t0) - log1p(d / t0) - log1p(D / Q),  Q = prod_k (k - t0),  D = prod_k (k - t) - Q,
+// every term proportional to d; D by D_k = (k - t) D_(k-1) - d Q_(k-1) (k - t exact), whose two terms have the
+// sign of -d (no cancellation).
+NXV_FUNC nxv_dd_t nxv_lgamma_zeros_dd(double x) {
+    NXV_PRECISE double mx = -2.0lf * x;
+    int i = int(floor(mx)) - 4;
+    int n = (i + 5) / 2;
+    NXV_PRECISE double nf = double(n);
+    NXV_PRECISE double t = x + nf;
+    NXV_PRECISE double th = nxv_lgamma_zero[3 * i];
+    NXV_PRECISE double tm = nxv_lgamma_zero[3 * i + 1];
+    NXV_PRECISE double tl = nxv_lgamma_zero[3 * i + 2];
+    nxv_dd_t t0 = nxv_dd(th, tm);
+    nxv_dd_t d = nxv_dd_add(nxv_two_sum(t, -th), nxv_dd(-tm, -tl));
+    nxv_dd_t g = nxv_dd_mul(nxv_lgamma1_slope(t, t0), d);
+    nxv_dd_t q = nxv_dd(1.0lf, 0.0lf);
+    nxv_dd_t dq = nxv_dd(0.0lf, 0.0lf);
+    for (int k = 1; k <= n; k++) {
+        NXV_PRECISE double kf = double(k);
+        NXV_PRECISE double a = kf - t;
+        nxv_dd_t b = nxv_dd_add(nxv_two_sum(kf, -th), nxv_dd(-tm, 0.0lf));
+        dq = nxv_dd_add(nxv_dd_mul_d(dq, a), nxv_dd_neg(nxv_dd_mul(d, q)));
+        q = nxv_dd_mul(q, b);
+    }
+    nxv_dd_t num = d; /* log1p(d / t0), then log1p(D / Q): one inlined nxv_log1p_dd (0.1 s less on lavapipe) */
+    nxv_dd_t den = t0;
+    nxv_dd_t l = nxv_dd(0.0lf, 0.0lf);
+    for (int j = 0; j < 2; j++) {
+        l = nxv_dd_add(l, nxv_log1p_dd(nxv_dd_div_dd(num, den)));
+        num = dq;
+        den = q;
+    }
+    return nxv_dd_add(g, nxv_dd_neg(l));
+}
+
 // lgamma(x) = log|Gamma(x)| (as Nx, JAX and C's lgamma): +inf at 0, the negative integers and +-inf; NaN for NaN.
-// Positive x: nxv_lgamma_pos_dd rounded once (measured, NxvMathSpecial.Lgamma: within 0.79 ulp of the long
+// Positive x: nxv_lgamma_pos_dd rounded once (measured, NxvMathSpecial.Lgamma: within 0.82 ulp of the long
 // double lgammal, and 1 ulp of glibc but where glibc's own error, up to 1.7 ulp above x = 8, is the larger);
 // below 2^-60, -log(x) (the next term, gamma x, is below 2^-65 of it); from 2^58, x (log x - 1) in dd.
-// Negative x: the reflection lgamma(x) = log(pi) - log|sin(pi x)| - log|x| - lgamma(|x|), every term exact to
-// ~2^-58 of its size (sin(pi x) from nxv_sin_pi_dd); the error is absolute: within 0.64 ulp of max(|lgamma(x)|,
-// 1) (ibid.). Near the zeros of lgamma in (-28, -2), where glibc's lgamma_neg.c stays exact in relative terms,
-// ours is not (2.6e3 ulp seen at -2.7477, the second zero).
+// Negative x in (-17.5, -2), where lgamma has its zeros (two per unit interval) and the reflection's terms cancel:
+// nxv_lgamma_zeros_dd, relative to the zero of the half-integer interval. Elsewhere the reflection
+// lgamma(x) = log(pi) - log|sin(pi x)| - log|x| - lgamma(|x|), every term exact to ~2^-58 of its size (sin(pi x)
+// from nxv_sin_pi_dd), whose absolute error is also relative there: |lgamma| > 0.8 on (-2, 0), and below -17.5
+// the zeros lie within 1/18! (1/20 ulp) of the poles, so |lgamma| > 3 at every double. Measured (ibid., and on
+// the device by VulkanMathUlp): within 0.52 ulp of lgammal in (-17.5, -2), the doubles next to every zero
+// included, and 0.67 ulp for the other x < 0 (at -1.437).
 NXV_FUNC double nxv_lgamma(double x) {
     const double logpi_hi = 1.14472988584940016e+00lf;
     const double logpi_lo = 1.02659511627078264e-17lf;
@@ -342,6 +490,11 @@ NXV_FUNC double nxv_lgamma(double x) {
         }
         nxv_dd_t g = nxv_lgamma_pos_dd(x);
         res = g.hi + g.lo;
+        return res;
+    }
+    if (x > -17.5lf && x < -2.0lf) {
+        nxv_dd_t z = nxv_lgamma_zeros_dd(x);
+        res = z.hi + z.lo;
         return res;
     }
     NXV_PRECISE double r = x - roundEven(x);

@@ -1,11 +1,13 @@
 // Parity of erf_inv, lgamma, digamma and trigamma (src/shared/math_special.glsl.h, math_polygamma.glsl.h) over
-// every binary exponent, both signs, the switch points of their algorithms and the neighbourhoods of the poles:
+// every binary exponent, both signs, the switch points of their algorithms, the neighbourhoods of the poles and
+// of lgamma's negative zeros:
 // Vulkan = reference bit for bit, so the ULP bounds measured on the CPU (tests/shared/math_special_test.cpp) hold
 // on the device too. ElementwiseParity covers their dtypes, shapes and special values.
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "support/lgamma_zeros.hpp"
 #include "support/parity.hpp"
 
 namespace nxv::testing {
@@ -33,6 +35,7 @@ std::vector<double> inputs() {
     add_around(v, c), add_around(v, -c);
   for (int k = 1; k <= 53; ++k) v.push_back(1 - std::ldexp(1.0, -k)), v.push_back(std::ldexp(1.0, -k) - 1);
   for (int k = 1; k <= 40; ++k) add_around(v, -k), add_around(v, 0.5 - k);
+  for (int i = 0; i < 31; ++i) add_around(v, static_cast<double>(ld_lgamma_zero(i)));  // lgamma's path near them
   return v;
 }
 

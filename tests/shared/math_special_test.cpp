@@ -1,13 +1,14 @@
 // Tests for the special functions of the shared GLSL/C++ math library (src/shared/math_special.glsl.h via
 // src/shared/math.hpp): erf_inv, lgamma, digamma, trigamma, in f64 and as their f32 entry points.
 //
-// lgamma is compared with glibc's lgamma (the bound: 1 ulp, or 1 ulp of the long double lgammal where glibc is
-// further off, as tests/shared/math_test.cpp does). erf_inv, digamma and trigamma have no glibc function: they
-// are measured against long double (x87, 11 extra bits) oracles written here, independent of the algorithms
-// under test (Newton on erfl/erfcl; recurrence to x >= 20 and the asymptotic series; reflection for x < 0).
-// Inputs: every binary exponent (both signs), random bit patterns, uniform samples over each reduction range,
-// a few ulps around every switch point of the algorithms, the poles, the roots and the special values. The
-// largest error seen is printed per function ("[ nxv_math ]" lines); the bounds asserted are those stated in
+// lgamma is compared with glibc's lgamma for x > 0 (the bound: 1 ulp, or 1 ulp of the long double lgammal where
+// glibc is further off, as tests/shared/math_test.cpp does) and with lgammal for x < 0 (glibc's own lgamma_neg.c
+// errs by a few ulp near the zeros; its long double lgamma_negl.c is within 2^-62 of mpmath there). erf_inv, digamma
+// and trigamma have no glibc function: they are measured against long double (x87, 11 extra bits) oracles written here,
+// independent of the algorithms under test (Newton on erfl/erfcl; recurrence to x >= 20 and the asymptotic series;
+// reflection for x < 0). Inputs: every binary exponent (both signs), random bit patterns, uniform samples over each
+// reduction range, a few ulps around every switch point of the algorithms, the poles, the roots and the special values.
+// The largest error seen is printed per function ("[ nxv_math ]" lines); the bounds asserted are those stated in
 // shared/math_special.glsl.h.
 #include <gtest/gtest.h>
 
@@ -24,10 +25,12 @@
 #include <vector>
 
 #include "shared/math.hpp"
+#include "support/lgamma_zeros.hpp"
 
 namespace {
 
 namespace nm = nxv::math;
+using nxv::testing::ld_lgamma_zero;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -246,6 +249,14 @@ TEST(NxvMathSpecial, ErfInv) {
 }
 
 // ------------------------------ lgamma ------------------------------
+TEST(NxvMathSpecial, LgammaZeroOracle) {
+  // the bisection's zeros against mpmath's (60 digits) at both ends of the range the tests sweep
+  EXPECT_NEAR(double(ld_lgamma_zero(0)), -2.457024738220800623, 1e-17);
+  EXPECT_NEAR(double(ld_lgamma_zero(1)), -2.747682646727412601, 1e-17);
+  EXPECT_NEAR(double(ld_lgamma_zero(29)), -16.99999999999999718854, 1e-15);  // not -17
+  EXPECT_EQ(double(ld_lgamma_zero(50)), -27.0);                              // 1/27! from the pole: not a double
+}
+
 TEST(NxvMathSpecial, Lgamma) {
   Gen g(21);
   std::vector<double> xs = specials();
@@ -256,13 +267,21 @@ TEST(NxvMathSpecial, Lgamma) {
     xs.push_back(g.uni(0, 10));
     xs.push_back(g.logu(-80, 1023));
     xs.push_back(g.uni(-30, 0));
+    xs.push_back(g.uni(-28, -2));
     xs.push_back(-g.logu(-80, 60));
     xs.push_back(g.any());
   }
+  // the zeros in (-28, -2): the 64 doubles on each side of each, and distances 2^-k |x0| for every k up to 60
+  for (int i = 0; i < 52; i++) {
+    const double x0 = double(ld_lgamma_zero(i));
+    add_around(xs, x0, 64);
+    for (int k = 1; k <= 60; k++)
+      xs.push_back(x0 * (1 + std::ldexp(1.0, -k))), xs.push_back(x0 * (1 - std::ldexp(1.0, -k)));
+  }
   Worst vs_glibc{"lgamma f64 vs glibc (x > 0)"};
   Worst pos{"lgamma f64 vs long double (x > 0)"};
-  Worst neg{"lgamma f64 vs long double (x < 0, abs)"};
-  Worst neg_rel{"lgamma f64 vs long double (x < 0, rel)"};
+  Worst zeros{"lgamma f64 vs long double (-17.5 < x < -2)"};
+  Worst neg{"lgamma f64 vs long double (other x < 0)"};
   uint64_t glibc_off = 0;
   for (double x : xs) {
     const double got = nm::nxv_lgamma(x);
@@ -281,16 +300,15 @@ TEST(NxvMathSpecial, Lgamma) {
         vs_glibc.add(double(d), x);
       pos.add(ulps_at<double>(got, truth, truth), x);
     } else {
-      // the reflection's error is absolute (its terms are each exact to ~2^-58 of their size): measured at
-      // max(|lgamma(x)|, 1); near the zeros of lgamma glibc's lgamma_neg.c keeps the relative error small
-      neg.add(ulps_at<double>(got, truth, std::max(std::fabs(truth), 1.0L)), x);
-      neg_rel.add(ulps_at<double>(got, truth, truth), x);
+      // relative, as for x > 0 (in (-17.5, -2) the path relative to the zeros)
+      (x > -17.5 && x < -2 ? zeros : neg).add(ulps_at<double>(got, truth, truth), x);
     }
   }
-  vs_glibc.print(), pos.print(), neg.print(), neg_rel.print();
+  vs_glibc.print(), pos.print(), zeros.print(), neg.print();
   std::printf("[ nxv_math ] lgamma: %" PRIu64 " points > 1 ulp from glibc where glibc is off lgammal\n", glibc_off);
   EXPECT_LE(vs_glibc.max, 1.0) << "lgamma at " << vs_glibc.at;
   EXPECT_LE(pos.max, 1.0) << "lgamma at " << pos.at;
+  EXPECT_LE(zeros.max, 1.0) << "lgamma at " << zeros.at;
   EXPECT_LE(neg.max, 1.0) << "lgamma at " << neg.at;
   EXPECT_EQ(nm::nxv_lgamma(1.0), 0.0);
   EXPECT_EQ(nm::nxv_lgamma(2.0), 0.0);

@@ -6,7 +6,8 @@
 // Bounds: f64 within `f64_ulp` of glibc, except at points where glibc itself is more than that off the long double
 // result and ours is not (counted as "libm-off", as math_test does); f32 within 1 ulp of the long double result rounded
 // to float (the f64 algorithm rounded once: at most the f64 error plus the final rounding). A line per op and dtype
-// prints the maxima seen: `[ nxv_math_gpu ] exp f64 max 1 ulp vs glibc (libm-off 0)`.
+// prints the maxima seen: `[ nxv_math_gpu ] exp f64 max 1 ulp vs glibc (libm-off 0)`. lgamma is also checked
+// densely around its zeros below -2, against lgammal (relative, 1 ulp), where few of the sweep's inputs fall.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "nxv/ops.hpp"
+#include "support/lgamma_zeros.hpp"
 #include "support/parity.hpp"
 
 namespace nxv {
@@ -38,10 +40,9 @@ double rsqrt_d(double x) { return static_cast<double>(rsqrt_ld(x)); }
 struct Row {
   const char* name;
   Tensor (*op)(const Tensor&);
-  DoubleFn libm;               // glibc, or the long double formula rounded where glibc has no such function
-  LongFn ld;                   // the long double reference (x87 libm, 11 more bits)
-  int f64_ulp;                 // tests/shared/math_test.cpp's (math_special_test.cpp's) bound
-  bool positive_only = false;  // lgamma: for x < 0 the bound is absolute (math_special_test.cpp), not in ulps
+  DoubleFn libm;  // glibc, or the long double formula rounded where glibc has no such function
+  LongFn ld;      // the long double reference (x87 libm, 11 more bits)
+  int f64_ulp;    // tests/shared/math_test.cpp's (math_special_test.cpp's) bound
 };
 
 // The FLOAT-class unary ops of shared/elementwise.def that glibc (or a long double formula) can check.
@@ -70,7 +71,7 @@ const Row kRows[] = {
     {"atan", atan, ::atan, ::atanl, 1},
     {"erfc", erfc, ::erfc, ::erfcl, 4},
     {"log_sigmoid", log_sigmoid, log_sigmoid_d, log_sigmoid_ld, 1},
-    {"lgamma", lgamma, ::lgamma, ::lgammal, 1, true},
+    {"lgamma", lgamma, ::lgamma, ::lgammal, 1},
 };
 // erf_inv, digamma and trigamma have no glibc function: tests/shared/math_special_test.cpp bounds them against its
 // long double oracles, and tests/parity/special_functions_parity_test.cpp shows the device computes the same bits.
@@ -142,7 +143,6 @@ TEST(VulkanMathUlp, TranscendentalsMeetTheirBoundsOnTheDevice) {
     const std::vector<double> got64 = r.op(x64).to_vector<double>();
     Measured m64;
     for (std::size_t i = 0; i < xs64.size(); ++i) {
-      if (r.positive_only && !(xs64[i] > 0)) continue;
       const double want = r.libm(xs64[i]), got = got64[i];
       bool ok;
       if (std::isnan(want) || std::isnan(got)) {
@@ -167,7 +167,6 @@ TEST(VulkanMathUlp, TranscendentalsMeetTheirBoundsOnTheDevice) {
     const std::vector<float> got32 = r.op(x32).to_vector<float>();
     Measured m32;
     for (std::size_t i = 0; i < xs32.size(); ++i) {
-      if (r.positive_only && !(xs32[i] > 0)) continue;
       const float want = static_cast<float>(r.ld(xs32[i])), got = got32[i];
       bool ok;
       if (std::isnan(want) || std::isnan(got)) {
@@ -185,6 +184,43 @@ TEST(VulkanMathUlp, TranscendentalsMeetTheirBoundsOnTheDevice) {
                 static_cast<unsigned long long>(m32.max_ulp), xs32.size());
     EXPECT_EQ(m32.failures, 0u) << r.name << " f32: first failure at x = " << m32.first_failure;
   }
+}
+
+// lgamma's zeros in (-28, -2) (tests/support/lgamma_zeros.hpp): the 32 doubles on each side of each, distances
+// 2^-k |x0| up to k = 52, and uniform samples; f64 within 1 ulp of lgammal (its relative error: glibc's lgamma is a
+// few ulp off here), f32 within 1 ulp of lgammal rounded to float, at the same inputs rounded to float.
+TEST(VulkanMathUlp, LgammaIsRelativelyExactNearItsNegativeZeros) {
+  NXV_REQUIRE_VULKAN();
+  std::vector<double> xs;
+  for (int i = 0; i < 52; ++i) {
+    const double x0 = static_cast<double>(testing::ld_lgamma_zero(i));
+    double lo = x0, hi = x0;
+    xs.push_back(x0);
+    for (int k = 0; k < 32; ++k) {
+      xs.push_back(lo = std::nextafter(lo, -std::numeric_limits<double>::infinity()));
+      xs.push_back(hi = std::nextafter(hi, std::numeric_limits<double>::infinity()));
+    }
+    for (int k = 1; k <= 52; ++k)
+      xs.push_back(x0 * (1 + std::ldexp(1.0, -k))), xs.push_back(x0 * (1 - std::ldexp(1.0, -k)));
+  }
+  std::mt19937_64 rng(20261203);
+  for (int k = 0; k < 20000; ++k) xs.push_back(std::uniform_real_distribution<double>(-28.0, -2.0)(rng));
+  const Tensor x64 = from_data<double>(xs, Shape{static_cast<std::int64_t>(xs.size())}, vulkan::backend());
+  const std::vector<double> got64 = lgamma(x64).to_vector<double>();
+  const std::vector<float> got32 = lgamma(as_type(x64, DType::f32)).to_vector<float>();
+  long double worst64 = 0, worst32 = 0;
+  double at64 = 0, at32 = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const float x32 = static_cast<float>(xs[i]);
+    const long double e64 = error_in_ulps(got64[i], ::lgammal(xs[i]));
+    const long double e32 = error_in_ulps(got32[i], ::lgammal(x32));
+    if (e64 > worst64) worst64 = e64, at64 = xs[i];
+    if (e32 > worst32) worst32 = e32, at32 = x32;
+  }
+  std::printf("[ nxv_math_gpu ] lgamma near its zeros: f64 max %.3Lf ulp, f32 max %.3Lf ulp over %zu inputs\n", worst64,
+              worst32, xs.size());
+  EXPECT_LE(worst64, 1.0L) << "lgamma f64 at x = " << at64;
+  EXPECT_LE(worst32, 1.0L) << "lgamma f32 at x = " << at32;
 }
 
 }  // namespace
