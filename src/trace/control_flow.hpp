@@ -14,9 +14,20 @@ namespace nxv {
 // compiler passes its compiled bodies.
 using BodyRunner = std::function<std::vector<Tensor>(std::size_t body, std::span<const Tensor> inputs)>;
 
+// The body number a runner may also serve for a while_loop on a device (run_control's `guarded_step`): one guarded
+// iteration, guarded_while_step's graph.
+inline constexpr std::size_t kGuardedWhileStep = 2;
+
 // The node's results for concrete `inputs`, computed on their backend (the rules: include/nxv/control_flow.hpp).
+// With `guarded_step`, a while_loop on a device runs `run_body(kGuardedWhileStep, ...)` per iteration instead of its
+// condition, its body and a select per carry.
 std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs,
-                                const BodyRunner& run_body = nullptr);
+                                const BodyRunner& run_body = nullptr, bool guarded_step = false);
+
+// One guarded iteration of while_loop `control` as one graph, so that a compiler fuses the condition and the
+// selects into the body's kernels: its parameters are the carries, then the condition's captures, then the body's;
+// its outputs the condition on the carries, then each carry advanced by the body where that holds, kept where not.
+Graph guarded_while_step(const ControlFlow& control);
 // run_control, or, when an input is traced (a graph replayed inside another trace), the node recorded there.
 std::vector<Tensor> run_or_record(const std::shared_ptr<const ControlFlow>& control, std::span<const Tensor> inputs);
 // Moves the concrete constants of `graph` and of its control nodes' bodies to `target` (place_constant), so that

@@ -58,6 +58,7 @@ struct Bodies {
   const ControlFlow& cf;
   Backend& backend;
   const BodyRunner& custom;
+  bool guarded_step = false;  // custom also serves kGuardedWhileStep
   Tensors operator()(std::size_t body, std::span<const Tensor> inputs) const {
     return custom ? custom(body, inputs) : evaluate(*cf.bodies[body], inputs, &backend);
   }
@@ -110,6 +111,12 @@ Tensors run_while(const ControlFlow& cf, std::span<const Tensor> inputs, const B
   for (std::int64_t k = 1;; k = std::min(2 * k, kMaxWhileChunk)) {
     Tensor c;
     for (std::int64_t j = 0; j < k; ++j) {
+      if (run.guarded_step) {  // guarded_while_step's graph: the same ops, compiled as one
+        Tensors out = run(kGuardedWhileStep, join(carry, cond_captured, body_captured));
+        c = out[0];
+        carry.assign(out.begin() + 1, out.end());
+        continue;
+      }
       c = holds();
       const Tensors next = run(1, join(carry, body_captured));
       for (std::size_t l = 0; l < carry.size(); ++l) carry[l] = select(c, next[l], carry[l]);
@@ -166,14 +173,14 @@ void place_constants(Graph& graph, Backend& target) {
 }
 
 std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs,
-                                const BodyRunner& run_body) {
+                                const BodyRunner& run_body, bool guarded_step) {
   // cond's predicate may live elsewhere (a host scalar): its operands say where the branches run.
   const std::span<const Tensor> placement =
       control.kind == Kind::cond && inputs.size() > 1 ? inputs.subspan(1) : inputs;
   Backend& backend = evaluation_backend(placement);
   const std::shared_ptr<const ControlFlow> shared(std::shared_ptr<const ControlFlow>(), &control);
   const std::shared_ptr<const ControlFlow> cf = placed(shared, backend);
-  const Bodies run{*cf, backend, run_body};
+  const Bodies run{*cf, backend, run_body, guarded_step && run_body != nullptr};
   Tensors out;
   switch (cf->kind) {
     case Kind::while_loop:
@@ -193,6 +200,27 @@ std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tens
   for (std::size_t r = 0; r < out.size(); ++r)
     if (out[r].weak() != cf->weak[r]) out[r] = Tensor(out[r].type(), out[r].backend(), out[r].storage(), cf->weak[r]);
   return out;
+}
+
+Graph guarded_while_step(const ControlFlow& control) {
+  const Graph& cond = *control.bodies[0];
+  const Graph& body = *control.bodies[1];
+  const auto nc = static_cast<std::size_t>(control.operands);
+  TraceScope scope;
+  Tracer& tracer = scope.tracer();
+  const auto parameter = [&](const Graph& g, std::size_t k) {
+    const Node& p = g.nodes[g.parameters[k]];
+    return tracer.parameter(p.type, p.weak);
+  };
+  Tensors carry, cond_captured, body_captured;
+  for (std::size_t k = 0; k < nc; ++k) carry.push_back(parameter(body, k));
+  for (std::size_t k = nc; k < cond.parameters.size(); ++k) cond_captured.push_back(parameter(cond, k));
+  for (std::size_t k = nc; k < body.parameters.size(); ++k) body_captured.push_back(parameter(body, k));
+  const Tensor c = evaluate(cond, join(carry, cond_captured))[0];
+  const Tensors next = evaluate(body, join(carry, body_captured));
+  Tensors out{c};
+  for (std::size_t l = 0; l < nc; ++l) out.push_back(select(c, next[l], carry[l]));
+  return tracer.finish(out);
 }
 
 std::vector<Tensor> run_or_record(const std::shared_ptr<const ControlFlow>& control, std::span<const Tensor> inputs) {

@@ -254,18 +254,24 @@ class FusedExecutable final : public Executable {
           looped_.emplace(static_cast<NodeId>(i), std::move(*ls));
           continue;
         }
-      for (const auto& body : n.control->bodies) {
-        Signature sig{Structure{Structure::Kind::list, {}, {}}, {}, {}, {}};
-        for (NodeId p : body->parameters) {
-          sig.structure.children.emplace_back();
-          sig.types.push_back(body->nodes[p].type);
-          sig.weak.push_back(body->nodes[p].weak);
-          sig.backends.push_back(&vulkan::backend());
-        }
-        bodies_[static_cast<NodeId>(i)].push_back(
-            std::make_unique<FusedExecutable>(*body, sig, vulkan::CompilerOptions{.replay = vulkan::Replay::never}));
-      }
+      auto& compiled = bodies_[static_cast<NodeId>(i)];
+      for (const auto& body : n.control->bodies) compiled.push_back(compile_body(*body));
+      // A while_loop's iteration as one graph (kGuardedWhileStep): its condition and its per-carry selects fuse
+      // into the body's kernels instead of costing a dispatch each.
+      if (n.control->kind == ControlFlow::Kind::while_loop)
+        compiled.push_back(compile_body(guarded_while_step(*n.control)));
     }
+  }
+
+  static std::unique_ptr<FusedExecutable> compile_body(const Graph& body) {
+    Signature sig{Structure{Structure::Kind::list, {}, {}}, {}, {}, {}};
+    for (NodeId p : body.parameters) {
+      sig.structure.children.emplace_back();
+      sig.types.push_back(body.nodes[p].type);
+      sig.weak.push_back(body.nodes[p].weak);
+      sig.backends.push_back(&vulkan::backend());
+    }
+    return std::make_unique<FusedExecutable>(body, sig, vulkan::CompilerOptions{.replay = vulkan::Replay::never});
   }
 
   std::vector<Tensor> replay(std::span<const Tensor> inputs) {
@@ -314,8 +320,9 @@ class FusedExecutable final : public Executable {
     }
     if (n.kind == NodeKind::control) {
       const auto& bodies = bodies_.at(id);
-      control_results_[id] =
-          run_control(*n.control, args, [&](std::size_t b, std::span<const Tensor> in) { return bodies[b]->run(in); });
+      control_results_[id] = run_control(
+          *n.control, args, [&](std::size_t b, std::span<const Tensor> in) { return bodies[b]->run(in); },
+          n.control->kind == ControlFlow::Kind::while_loop);
       return {};
     }
     return apply(n.call, args, n.type);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "nxv/control_flow.hpp"
+#include "nxv/vectorize.hpp"
 #include "nxv/vulkan.hpp"
 #include "support/fusion.hpp"
 
@@ -147,6 +148,40 @@ TEST(VulkanControlFlow, WhileLoopReadsItsConditionOncePerChunk) {
   // Chunks of 1, 2, 4, ..., 64 guarded iterations: 7 chunks cover 127 >= 101 condition checks.
   EXPECT_LE(waits, 7u);
   EXPECT_GE(waits, 1u);
+}
+
+// A while_loop vectorized over examples of different trip counts (a NUTS transition over chains): each guarded
+// iteration -- the condition, the body, and the select that keeps a finished example's carry -- compiles into one
+// graph, so its dispatches are the condition's reduction and a fused kernel per domain ([8] and [8, 3]), not the
+// condition and a select per carry besides (6 per iteration before).
+TEST(VulkanControlFlow, VectorizedWhileLoopFusesItsGuardIntoTheBody) {
+  if (!vulkan::available()) GTEST_SKIP() << "no usable Vulkan device";
+  Backend& vk = vulkan::backend();
+  using C = std::tuple<Tensor, Tensor, Tensor>;
+  const auto per_example = [](const Tensor& limit, const Tensor& x) {
+    const C out = while_loop([&](const C& c) { return less(std::get<0>(c), limit); },
+                             [](const C& c) {
+                               return C(std::get<0>(c) + 1.0, std::get<1>(c) * 1.5 - 0.25, std::get<2>(c) + 2);
+                             },
+                             C(scalar(0.0, DType::f32, x.backend()), x, scalar(0, DType::s32, x.backend())));
+    return std::vector<Tensor>{std::get<0>(out), std::get<1>(out), std::get<2>(out)};
+  };
+  const auto batched = [&](const std::vector<Tensor>& in) { return vectorize(per_example, {0, 0})(in[0], in[1]); };
+  const Tensor limits = tensor<float>({1, 8, 3, 5, 2, 7, 4, 6}, {8}, reference_backend());
+  const std::vector<Tensor> inputs{limits, rand({8, 3}, 9)};
+  const std::vector<Tensor> want = batched(inputs);
+  auto f = jit(batched, {.compiler = vulkan::compiler({.replay = vulkan::Replay::never})});
+  const std::vector<Tensor> on_vk = testing::to_backend(inputs, vk);
+  f(on_vk);
+  vulkan::flush();
+  const vulkan::Counters before = vulkan::counters();
+  const std::vector<Tensor> got = f(on_vk);
+  for (std::size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(testing::compare_exact(want[i], got[i].to_host()), "") << "output " << i;
+  const std::uint64_t dispatches = vulkan::counters().dispatches - before.dispatches;
+  // Chunks of 1, 2, 4 and 8 guarded iterations cover the 9 checks of the longest example: 15 iterations.
+  std::cerr << "vectorized while_loop, 15 guarded iterations: " << dispatches << " dispatches\n";
+  EXPECT_LE(dispatches, 3u * 15u + 8u) << "the condition's reduction and two fused kernels per iteration";
 }
 
 }  // namespace
