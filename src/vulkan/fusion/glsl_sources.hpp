@@ -3,10 +3,14 @@
 #pragma once
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace nxv::vulkan::fusion {
 
 // The text of the embedded file at `path` (relative to the repository root, e.g. "src/vulkan/kernels/lib/common.glsl").
 std::optional<std::string_view> glsl_source(std::string_view path);
+// Every embedded file's text, in a fixed order: the SPIR-V cache keys on them, since a generated shader's text
+// names its includes but not what they say.
+std::vector<std::string_view> embedded_glsl_sources();
 
 }  // namespace nxv::vulkan::fusion

@@ -61,7 +61,22 @@ std::string numbered(const std::string& text) {
   return out.str();
 }
 
-std::string cache_key(const std::string& glsl) { return kOptions + glsl; }
+// The options, a digest of every embedded include (a new math library must not reuse shaders compiled against the
+// old one: the generated text is the same), then the generated text.
+const std::string& key_prefix() {
+  static const std::string prefix = [] {
+    std::uint64_t digest = 0;
+    for (std::string_view text : embedded_glsl_sources())
+      digest =
+          digest * 1099511628211ull ^ vulkan::fnv1a64(std::as_bytes(std::span<const char>(text.data(), text.size())));
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "includes %016llx\n", static_cast<unsigned long long>(digest));
+    return std::string(kOptions) + buf;
+  }();
+  return prefix;
+}
+
+std::string cache_key(const std::string& glsl) { return key_prefix() + glsl; }
 
 std::uint64_t key_hash(const std::string& key) {
   return vulkan::fnv1a64(std::as_bytes(std::span<const char>(key.data(), key.size())));

@@ -159,11 +159,10 @@ TEST(VulkanControlFlow, VectorizedWhileLoopFusesItsGuardIntoTheBody) {
   Backend& vk = vulkan::backend();
   using C = std::tuple<Tensor, Tensor, Tensor>;
   const auto per_example = [](const Tensor& limit, const Tensor& x) {
-    const C out = while_loop([&](const C& c) { return less(std::get<0>(c), limit); },
-                             [](const C& c) {
-                               return C(std::get<0>(c) + 1.0, std::get<1>(c) * 1.5 - 0.25, std::get<2>(c) + 2);
-                             },
-                             C(scalar(0.0, DType::f32, x.backend()), x, scalar(0, DType::s32, x.backend())));
+    const C out =
+        while_loop([&](const C& c) { return less(std::get<0>(c), limit); },
+                   [](const C& c) { return C(std::get<0>(c) + 1.0, std::get<1>(c) * 1.5 - 0.25, std::get<2>(c) + 2); },
+                   C(scalar(0.0, DType::f32, x.backend()), x, scalar(0, DType::s32, x.backend())));
     return std::vector<Tensor>{std::get<0>(out), std::get<1>(out), std::get<2>(out)};
   };
   const auto batched = [&](const std::vector<Tensor>& in) { return vectorize(per_example, {0, 0})(in[0], in[1]); };
