@@ -172,8 +172,8 @@ void place_constants(Graph& graph, Backend& target) {
   }
 }
 
-std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs,
-                                const BodyRunner& run_body, bool guarded_step) {
+std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs, const BodyRunner& run_body,
+                                bool guarded_step) {
   // cond's predicate may live elsewhere (a host scalar): its operands say where the branches run.
   const std::span<const Tensor> placement =
       control.kind == Kind::cond && inputs.size() > 1 ? inputs.subspan(1) : inputs;
