@@ -235,9 +235,13 @@ namespace {
 class ParitySummary : public ::testing::EmptyTestEventListener {
   void OnTestProgramEnd(const ::testing::UnitTest&) override {
     std::uint64_t total = 0;
-    for (const auto& [name, n] : fallback::totals()) total += n;
+    std::string which;
+    for (const auto& [name, n] : fallback::totals()) {
+      total += n;
+      which += " " + std::string(name) + ":" + std::to_string(n);
+    }
     std::cout << "[parity] " << parity_cells().size() << " op x dtype cells compared with the reference; " << total
-              << " host fallbacks in the whole run\n";
+              << " host fallbacks in the whole run" << (which.empty() ? "" : " (" + which.substr(1) + ")") << "\n";
   }
 };
 const bool registered = [] {

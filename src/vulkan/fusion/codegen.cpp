@@ -360,6 +360,8 @@ class Generator {
         }
       }
     }
+    for (std::size_t r = 0; r < k.reads.size(); ++r)  // a folded slice's start
+      if (k.reads[r].offset != 0) offsets[r] = "(" + offsets[r] + " + " + std::to_string(k.reads[r].offset) + "u)";
     if (need_coords) {
       s << "  uint rest = i;\n";
       for (int d = domain.size() - 1; d >= 0; --d) {

@@ -1,6 +1,9 @@
 // Index maps and view folding (index_map.hpp).
 #include "vulkan/fusion/index_map.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include "vulkan/fusion/plan.hpp"
 
 namespace nxv::vulkan::fusion {
@@ -8,26 +11,41 @@ namespace {
 
 const Shape& shape_of(const Graph& g, NodeId id) { return g.nodes[id].type.shape; }
 
-Shape offset_strides(const Shape& node_shape, const std::vector<int>& axis, const Shape& domain) {
-  Shape s = Shape::filled(domain.size(), 0);
+std::int64_t start_of(const IndexMap& m, int k) { return m.start.empty() ? 0 : m.start[k]; }
+std::int64_t step_of(const IndexMap& m, int k) { return m.step.empty() ? 1 : m.step[k]; }
+
+// The coordinate map onto a node of shape `node_shape` whose axis k has coordinate start[k] + step[k] * c[axis[k]]
+// (empty start and step: 0 and 1): its strides and offset follow from the node's row-major layout.
+IndexMap coordinate_map(const Shape& node_shape, std::vector<int> axis, const Shape& domain,
+                        std::vector<std::int64_t> start = {}, std::vector<std::int64_t> step = {}) {
+  IndexMap m;
+  m.axis = std::move(axis);
+  if (std::any_of(start.begin(), start.end(), [](std::int64_t v) { return v != 0; })) m.start = std::move(start);
+  if (std::any_of(step.begin(), step.end(), [](std::int64_t v) { return v != 1; })) m.step = std::move(step);
+  m.strides = Shape::filled(domain.size(), 0);
   const Shape rs = contiguous_strides(node_shape);
-  for (int k = 0; k < node_shape.size(); ++k)
-    if (axis[k] >= 0 && node_shape[k] > 1) s[axis[k]] += rs[k];
+  for (int k = 0; k < node_shape.size(); ++k) {
+    m.offset += start_of(m, k) * rs[k];
+    if (m.axis[k] >= 0 && node_shape[k] > 1) m.strides[m.axis[k]] += step_of(m, k) * rs[k];
+  }
   for (int d = 0; d < domain.size(); ++d)
-    if (domain[d] == 1) s[d] = 0;
-  return s;
+    if (domain[d] == 1) m.strides[d] = 0;
+  return m;
 }
 
-IndexMap coordinate_map(const Shape& node_shape, std::vector<int> axis, const Shape& domain) {
-  IndexMap m;
-  m.strides = offset_strides(node_shape, axis, domain);
-  m.axis = std::move(axis);
-  return m;
+// The start and step of input axis `k` taking output axis `from`'s (-1: coordinate 0).
+void take_axis(const IndexMap& m, int from, std::vector<int>& axis, std::vector<std::int64_t>& start,
+               std::vector<std::int64_t>& step, int k) {
+  if (from < 0) return;
+  axis[k] = m.axis[from];
+  start[k] = start_of(m, from);
+  step[k] = step_of(m, from);
 }
 
 // The coordinate form of an offset-only map onto a node of shape `s`, when every axis of size > 1 corresponds to
 // one domain axis of the same size and stride (reshapes that add or drop unit axes, or keep the shape).
 void recover_coordinates(IndexMap& m, const Shape& s, const Shape& domain) {
+  if (m.offset != 0) return;  // coordinates start at 0
   const Shape rs = contiguous_strides(s);
   std::vector<int> axis(s.size(), -1);
   std::vector<bool> used(domain.size(), false);
@@ -51,9 +69,53 @@ void recover_coordinates(IndexMap& m, const Shape& s, const Shape& domain) {
     }
   m.coords = true;
   m.axis = std::move(axis);
+  m.start.clear();
+  m.step.clear();
+}
+
+// The map onto slice `n`'s input of shape `in` of map `m` onto the slice (coordinate form): input coordinate
+// starts[k] + strides[k] * (the slice's coordinate) along each axis k; nullopt for a slice it does not fold (a
+// stride below 1, an input too large for 32-bit offsets).
+std::optional<IndexMap> through_slice(const Node& n, const IndexMap& m, const Shape& in, const Shape& domain) {
+  const SliceAttrs& a = n.call.attrs_as<SliceAttrs>();
+  if (num_elements(in) > 0xffffffffLL) return std::nullopt;
+  std::vector<std::int64_t> start(in.size()), step(in.size());
+  for (int k = 0; k < in.size(); ++k) {
+    const std::int64_t stride = a.strides.empty() ? 1 : a.strides[k];
+    if (stride < 1) return std::nullopt;
+    start[k] = a.starts[k] + stride * start_of(m, k);
+    step[k] = stride * step_of(m, k);
+  }
+  return coordinate_map(in, m.axis, domain, std::move(start), std::move(step));
+}
+
+// Where slice `n` of an input of shape `in` starts, when its elements are one contiguous run of the input's in
+// row-major order (unit strides; every axis after the first it cuts taken whole, every one before it of length 1),
+// so that an element offset into the slice is that much further into the input; nullopt otherwise.
+std::optional<std::int64_t> contiguous_block_start(const Node& n, const Shape& in) {
+  const SliceAttrs& a = n.call.attrs_as<SliceAttrs>();
+  const Shape& out = n.type.shape;
+  if (num_elements(in) > 0xffffffffLL) return std::nullopt;
+  int cut = -1;  // the first axis the slice does not take whole
+  for (int k = 0; k < in.size(); ++k) {
+    if (!a.strides.empty() && a.strides[k] != 1 && out[k] > 1) return std::nullopt;
+    if (cut < 0 && out[k] != in[k]) cut = k;
+  }
+  for (int k = 0; k < in.size(); ++k) {
+    if (cut >= 0 && k < cut && out[k] != 1) return std::nullopt;
+    if (cut >= 0 && k > cut && out[k] != in[k]) return std::nullopt;
+  }
+  const Shape rs = contiguous_strides(in);
+  std::int64_t start = 0;
+  for (int k = 0; k < in.size(); ++k) start += a.starts[k] * rs[k];
+  return start;
 }
 
 }  // namespace
+
+bool is_identity(const IndexMap& m, const Shape& domain) {
+  return m.offset == 0 && m.strides == identity_map(domain).strides;
+}
 
 IndexMap identity_map(const Shape& domain) {
   std::vector<int> axis(domain.size());
@@ -64,10 +126,11 @@ IndexMap identity_map(const Shape& domain) {
 IndexMap numpy_input_map(const IndexMap& m, const Shape& in, const Shape& out, const Shape& domain) {
   if (in == out) return m;
   std::vector<int> axis(in.size(), -1);
+  std::vector<std::int64_t> start(in.size(), 0), step(in.size(), 1);
   const int shift = out.size() - in.size();
   for (int k = 0; k < in.size(); ++k)
-    if (in[k] != 1) axis[k] = m.axis[k + shift];
-  return coordinate_map(in, std::move(axis), domain);
+    if (in[k] != 1) take_axis(m, k + shift, axis, start, step, k);
+  return coordinate_map(in, std::move(axis), domain, std::move(start), std::move(step));
 }
 
 std::pair<NodeId, IndexMap> resolve(const Graph& g, NodeId x, IndexMap m, const Shape& domain) {
@@ -89,21 +152,37 @@ std::pair<NodeId, IndexMap> resolve(const Graph& g, NodeId x, IndexMap m, const 
       x = n.inputs[0];
       continue;
     }
+    if (n.call.code == OpCode::slice && !m.coords) {  // offset form: only a slice that is one contiguous block
+      const std::optional<std::int64_t> base = contiguous_block_start(n, in);
+      if (!base) break;
+      m.offset += *base;
+      x = n.inputs[0];
+      continue;
+    }
     if (!m.coords) break;
     if (n.call.code == OpCode::transpose) {
       const Axes& permutation = n.call.attrs_as<TransposeAttrs>().permutation;
       std::vector<int> axis(in.size(), -1);
-      for (int j = 0; j < permutation.size(); ++j) axis[permutation[j]] = m.axis[j];
-      m = coordinate_map(in, std::move(axis), domain);
+      std::vector<std::int64_t> start(in.size(), 0), step(in.size(), 1);
+      for (int j = 0; j < permutation.size(); ++j) take_axis(m, j, axis, start, step, permutation[j]);
+      m = coordinate_map(in, std::move(axis), domain, std::move(start), std::move(step));
+      x = n.inputs[0];
+      continue;
+    }
+    if (n.call.code == OpCode::slice) {
+      std::optional<IndexMap> through = through_slice(n, m, in, domain);
+      if (!through) break;
+      m = std::move(*through);
       x = n.inputs[0];
       continue;
     }
     if (n.call.code == OpCode::broadcast) {
       const Axes& axes = n.call.attrs_as<BroadcastAttrs>().axes;
       std::vector<int> axis(in.size(), -1);
+      std::vector<std::int64_t> start(in.size(), 0), step(in.size(), 1);
       for (int i = 0; i < in.size(); ++i)
-        if (in[i] != 1) axis[i] = m.axis[axes[i]];
-      m = coordinate_map(in, std::move(axis), domain);
+        if (in[i] != 1) take_axis(m, axes[i], axis, start, step, i);
+      m = coordinate_map(in, std::move(axis), domain, std::move(start), std::move(step));
       x = n.inputs[0];
       continue;
     }
@@ -113,7 +192,9 @@ std::pair<NodeId, IndexMap> resolve(const Graph& g, NodeId x, IndexMap m, const 
 }
 
 bool inlined(const Graph& g, const Node& n, const IndexMap& m, const Shape& domain) {
-  return m.coords && n.type.shape != domain && fusible(g, n);
+  // Not through a slice's start or step: a kernel that recomputes part of another region's values could come to
+  // depend on that region's other outputs (a cycle the grouping does not see); it reads the written values.
+  return m.coords && m.start.empty() && m.step.empty() && n.type.shape != domain && fusible(g, n);
 }
 
 }  // namespace nxv::vulkan::fusion

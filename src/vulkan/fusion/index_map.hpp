@@ -1,7 +1,8 @@
 // Index maps: how a value of the traced graph is addressed from the coordinates of a fused kernel's domain, and
-// how views (reshape, broadcast, transpose, and NumPy broadcasting of elementwise inputs) transform that address,
-// so that a kernel reads through them instead of materialising them.
+// how views (reshape, broadcast, transpose, slice, and NumPy broadcasting of elementwise inputs) transform that
+// address, so that a kernel reads through them instead of materialising them.
 #pragma once
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -9,14 +10,22 @@
 
 namespace nxv::vulkan::fusion {
 
-// Where a node's element lies for a domain coordinate: its element offset sum(coordinate[d] * strides[d]), and,
-// when each of the node's axes follows one domain axis (or none), that correspondence (`axis`), which the
-// coordinate-level views (broadcast, transpose, NumPy broadcasting) need.
+// Where a node's element lies for a domain coordinate c: its element offset offset + sum(c[d] * strides[d]), and,
+// when each of the node's axes k follows one domain axis (or none), that correspondence (`coords`): the node
+// coordinate is start[k] + step[k] * c[axis[k]] (start[k] alone for axis -1), which the coordinate-level views
+// (broadcast, transpose, slice, NumPy broadcasting) need. Slices make start and step other than 0 and 1; a reshape
+// keeps only the offset form.
 struct IndexMap {
   bool coords = true;
-  std::vector<int> axis;  // per node axis: the domain axis giving its coordinate, -1 for coordinate 0
-  Shape strides;          // per domain axis; 0 along domain axes of size 1 (canonical, so maps compare)
+  std::vector<int> axis;            // per node axis: the domain axis giving its coordinate, -1 for none
+  std::vector<std::int64_t> start;  // per node axis (empty: all 0)
+  std::vector<std::int64_t> step;   // per node axis (empty: all 1)
+  Shape strides;                    // per domain axis; 0 along domain axes of size 1 (canonical, so maps compare)
+  std::int64_t offset = 0;          // the element at domain coordinate 0
 };
+
+// Whether `m` reads each element of a value of the domain's shape at its own position.
+bool is_identity(const IndexMap& m, const Shape& domain);
 
 // Each element of a value of the domain's shape at its own position.
 IndexMap identity_map(const Shape& domain);

@@ -14,6 +14,7 @@ namespace {
 
 // Whether `read` addresses element i of a tensor of `domain`'s shape (axes of size 1 aside).
 bool reads_own_element(const Read& read, const Shape& domain) {
+  if (read.offset != 0) return false;
   const Shape contiguous = vulkan::kernels::row_major(domain);
   for (int d = 0; d < domain.size(); ++d)
     if (domain[d] > 1 && read.strides[d] != contiguous[d]) return false;
@@ -68,6 +69,7 @@ std::optional<LoopedStage> looped_stage(const ControlFlow& cf) {
     const Node& n = body.nodes[k.reads[r].node];
     if (n.kind != NodeKind::parameter && n.kind != NodeKind::constant) return std::nullopt;  // another stage's value
     const int param = n.kind == NodeKind::parameter ? n.parameter : -1;
+    if (k.reads[r].offset != 0) return std::nullopt;  // the looped kernel's reads start at element 0
     int carry = -1;
     if (param == 0) {
       if (std::any_of(k.reads[r].strides.begin(), k.reads[r].strides.end(), [](std::int64_t st) { return st != 0; }))

@@ -145,7 +145,8 @@ std::string to_string(const Plan& plan, const Graph& graph) {
     for (std::size_t m = 0; m < st.members.size(); ++m)
       s << (m ? " " : "") << "%" << st.members[m] << "=" << format_call(graph.nodes[st.members[m]].call);
     s << "), reads";
-    for (const Read& r : k.reads) s << " %" << r.node << to_string(r.strides);
+    for (const Read& r : k.reads)
+      s << " %" << r.node << to_string(r.strides) << (r.offset ? "+" + std::to_string(r.offset) : "");
     s << ", writes";
     for (const auto& [node, value] : k.outputs) s << " %" << node;
     for (const Kernel& i : k.inner)
@@ -155,7 +156,8 @@ std::string to_string(const Plan& plan, const Graph& graph) {
       for (std::size_t m = 0; m < e.program.size(); ++m)
         if (e.program[m].kind == Instruction::Kind::op) s << " %" << e.program[m].node;
       s << " ), reads";
-      for (const Read& r : e.reads) s << " %" << r.node << to_string(r.strides);
+      for (const Read& r : e.reads)
+        s << " %" << r.node << to_string(r.strides) << (r.offset ? "+" + std::to_string(r.offset) : "");
       s << ", writes";
       for (const auto& [node, value] : e.outputs) s << " %" << node;
     }

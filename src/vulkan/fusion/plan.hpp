@@ -16,6 +16,7 @@ namespace nxv::vulkan::fusion {
 struct Read {
   NodeId node;
   Shape strides;
+  std::int64_t offset = 0;  // the element read at domain element 0 (a folded slice's start)
   friend bool operator==(const Read&, const Read&) = default;
 };
 

@@ -13,6 +13,11 @@ namespace {
 
 const Shape& shape_of(const Graph& g, NodeId id) { return g.nodes[id].type.shape; }
 
+// Whether node axis k's coordinate is the domain coordinate itself (not a slice's start + step * it).
+bool plain_axis(const IndexMap& m, int k) {
+  return (m.start.empty() || m.start[k] == 0) && (m.step.empty() || m.step[k] == 1);
+}
+
 class KernelBuilder {
  public:
   KernelBuilder(const Graph& g, const std::vector<int>& region_of, int region)
@@ -39,10 +44,12 @@ class KernelBuilder {
  private:
   int value(NodeId start, const IndexMap& start_map) {
     auto [x, m] = resolve(g_, start, start_map, kernel_.domain);
-    const auto key = std::make_pair(x, std::vector<std::int64_t>(m.strides.begin(), m.strides.end()));
+    std::vector<std::int64_t> where(m.strides.begin(), m.strides.end());
+    where.push_back(m.offset);
+    const auto key = std::make_pair(x, std::move(where));
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     const Node& n = g_.nodes[x];
-    const bool member = region_ >= 0 && region_of_[x] == region_ && m.strides == identity_.strides;
+    const bool member = region_ >= 0 && region_of_[x] == region_ && is_identity(m, kernel_.domain);
     const bool inline_op = !member && inlined(g_, n, m, kernel_.domain);
     Instruction ins;
     const bool is_op = n.kind == NodeKind::op;
@@ -57,7 +64,7 @@ class KernelBuilder {
     if (ins.push >= 0) {
       ins.kind = Instruction::Kind::constant;
       ins.node = x;
-    } else if (is_op && n.call.code == OpCode::iota && m.coords) {
+    } else if (is_op && n.call.code == OpCode::iota && m.coords && plain_axis(m, n.call.attrs_as<AxisAttrs>().axis)) {
       ins.kind = Instruction::Kind::iota;
       ins.node = x;
       const int d = m.axis[n.call.attrs_as<AxisAttrs>().axis];
@@ -73,7 +80,7 @@ class KernelBuilder {
     } else {
       ins.kind = Instruction::Kind::read;
       ins.node = x;
-      const Read r{x, m.strides};
+      const Read r{x, m.strides, m.offset};
       auto it = std::find(kernel_.reads.begin(), kernel_.reads.end(), r);
       ins.read = static_cast<int>(it - kernel_.reads.begin());
       if (it == kernel_.reads.end()) kernel_.reads.push_back(r);

@@ -15,14 +15,20 @@ void plan_reduction_stages(Planning& p) {
     const IndexMap identity = identity_map(domain);
     const auto [x, m] = resolve(g, input, identity, domain);
     int region = p.region_of[x];
-    if (region >= 0 && !(g.nodes[p.regions[region][0]].type.shape == domain && m.strides == identity.strides))
-      region = -1;
+    if (region >= 0 && !(g.nodes[p.regions[region][0]].type.shape == domain && is_identity(m, domain))) region = -1;
     ReductionStage red;
     red.region = region;
     red.full = reduction_program(g, p.region_of, region, region >= 0 ? p.regions[region] : std::vector<NodeId>{},
                                  static_cast<NodeId>(i));
-    // Only a computed input pays: a reduction of a materialised value keeps the eager (vectorised) kernel.
-    if (red.full.program[red.full.reduce_value].kind != Instruction::Kind::op) continue;
+    // Only a computed input, or one read through a view (a slice, a transpose) that would otherwise be copied first,
+    // pays: a reduction of a materialised value keeps the eager (vectorised) kernel.
+    const Instruction& value = red.full.program[red.full.reduce_value];
+    if (value.kind == Instruction::Kind::read) {
+      const Read& r = red.full.reads[static_cast<std::size_t>(value.read)];
+      if (r.offset == 0 && r.strides == identity.strides) continue;
+    } else if (value.kind != Instruction::Kind::op) {
+      continue;
+    }
     red.member_value = member_values(g, red.full, p.region_of, region);
     p.reductions.emplace(static_cast<NodeId>(i), std::move(red));
   }

@@ -45,6 +45,39 @@ TEST(FusionGraphs, ViewsAreFoldedIntoIndexArithmetic) {
                       test_uniform(DType::f64, {6}, 7, -2, 2)});
 }
 
+TEST(FusionGraphs, SlicesAreFoldedIntoIndexArithmetic) {
+  NXV_REQUIRE_VULKAN();
+  // Slices with starts and strides, of a parameter, of a transpose, under a reshape (a contiguous block) and beside
+  // a plain (start 0) slice of a broadcast: all read at an offset, one dispatch (and one for the [1, 1] output). A
+  // slice of a computed value reads it where its region wrote it, and a strided slice feeding a reduction is read by
+  // the reduction: three dispatches, no copies.
+  const MultiFn views = [](const std::vector<Tensor>& in) {
+    const Tensor a = slice(in[0], {1, 2}, {3, 4}, Axes{2, 1});                   // [3, 4]
+    const Tensor b = slice(transpose(in[0]), {3, 0}, {3, 4}, Axes{1, 2});        // [3, 4]
+    const Tensor c = reshape(slice(in[1], {5}, {12}), {3, 4});                   // [3, 4]
+    const Tensor d = slice(broadcast(in[1], {2, 20}, Axes{1}), {0, 0}, {1, 4});  // [1, 4]
+    return std::vector<Tensor>{a * b - c + d, slice(in[0], {6, 7}, {1, 1}) + 0.5};
+  };
+  const std::vector<Tensor> inputs{test_uniform(DType::f64, {7, 8}, 5, -2, 2),
+                                   test_uniform(DType::f64, {20}, 6, -2, 2)};
+  expect_fused_exact("slices", views, inputs, 2);
+  const MultiFn computed = [](const std::vector<Tensor>& in) {
+    const Tensor e = exp(in[0]);
+    return std::vector<Tensor>{slice(e, {2, 1}, {4, 3}) * 2.0, sum(slice(in[0], {1, 0}, {5, 4}, Axes{1, 2}), Axes{1})};
+  };
+  expect_fused_exact("slice of a computed value", computed, inputs, 3);
+  const TracedFunction f = trace(
+      [&](const Tensor& x, const Tensor& y) {
+        return views({x, y})[0];
+      },
+      inputs[0], inputs[1]);
+  const vulkan::fusion::Plan plan = vulkan::fusion::plan_stages(*f.graph, true, 16);
+  EXPECT_EQ(plan.fused_stages(), 1) << vulkan::fusion::to_string(plan, *f.graph);
+  EXPECT_EQ(plan.eager_stages(), 0) << vulkan::fusion::to_string(plan, *f.graph);
+  EXPECT_NE(vulkan::fusion::to_string(plan, *f.graph).find("+10"), std::string::npos)  // a's start: 1 * 8 + 2
+      << vulkan::fusion::to_string(plan, *f.graph);
+}
+
 TEST(FusionGraphs, MixedDtypesWithCasts) {
   NXV_REQUIRE_VULKAN();
   const MultiFn fn = [](const std::vector<Tensor>& in) {
