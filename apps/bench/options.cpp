@@ -6,6 +6,9 @@
 #include <set>
 #include <sstream>
 
+#include "bench/suites/mcmc.hpp"
+#include "nxv/error.hpp"
+
 namespace nxv::bench {
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -69,7 +72,8 @@ std::map<std::string, std::string> read_flags(const std::vector<std::string>& ar
         "--suite",       "--json",           "--markdown", "--append-results", "--repeat",    "--reference-repeat",
         "--warmup-ms",   "--models",         "--batches",  "--dtypes",         "--elements",  "--gemm",
         "--dot-kernels", "--device",         "--python",   "--peer-script",    "--work-dir",  "--first-step-child",
-        "--batch",       "--write-baseline", "--compare",  "--tolerance",      "--remeasure", "--headlines"};
+        "--batch",       "--write-baseline", "--compare",  "--tolerance",      "--remeasure", "--headlines",
+        "--mcmc-runs"};
     if (!with_value.count(a)) throw UsageError("unknown option '" + a + "' (see --help)");
     if (i + 1 >= args.size()) throw UsageError(a + " expects a value");
     v[a] = args[++i];
@@ -133,6 +137,16 @@ Command from_flags(std::map<std::string, std::string> v) {
   if (v.count("--dot-kernels")) {
     o.dot_kernels = split_list(v["--dot-kernels"]);
     check_members("--dot-kernels", o.dot_kernels, {"tiled", "mid", "big"});
+  }
+  if (v.count("--mcmc-runs")) {
+    o.mcmc_runs = split_list(v["--mcmc-runs"]);
+    if (o.mcmc_runs.empty()) throw UsageError("--mcmc-runs expects a comma-separated list of case ids");
+    try {
+      mcmc_cases(o);  // an unknown id is a usage error now, not after the other suites ran
+    } catch (const Error& e) {
+      const std::string message = e.what(), prefix = "nxv-bench: ";  // main() prefixes usage errors itself
+      throw UsageError(message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message);
+    }
   }
   for (std::int64_t b : o.batches)
     if (b < 1) throw UsageError("--batches: batch sizes must be >= 1");

@@ -6,7 +6,7 @@ sampled with NumPyro's HMC (num_steps 32) and NUTS (chain_method="vectorized"), 
   numpyro_mcmc.py --in DIR --verify-input  read DIR back without jax or numpyro and print what it holds
 
 DIR (written by nxv-bench, apps/bench/suites/mcmc.cpp) holds manifest.json {"num_steps", "cases": [{"id", "csv",
-"features", "observations", "chains", "warmup", "samples"}]} and the CSV files (a header, the features, the 0/1
+"features", "observations", "chains", "warmup", "samples", "samplers"}]} and the CSV files (a header, the features, the 0/1
 label last). The model, as nxv-sample's (apps/sample/models.cpp): alpha ~ Normal(0, 1), beta[k] ~ Normal(0, 1),
 y ~ Bernoulli(logits = alpha + x beta), in float32 (JAX's default). Both kernels adapt the step size (target
 acceptance 0.8) and a diagonal mass matrix during warm-up, as ours do.
@@ -105,7 +105,7 @@ def main():
     for case in manifest["cases"]:
         xs, ys = read_csv(case["csv"])
         x, y = jnp.asarray(xs, dtype=jnp.float32), jnp.asarray(ys, dtype=jnp.float32)
-        for sampler in ("hmc", "nuts"):
+        for sampler in case.get("samplers", ["hmc", "nuts"]):
             log(f"{case['id']}: {sampler}")
             kernel = HMC(model, num_steps=manifest["num_steps"]) if sampler == "hmc" else NUTS(model)
             mcmc = MCMC(kernel, num_warmup=case["warmup"], num_samples=case["samples"], num_chains=case["chains"],

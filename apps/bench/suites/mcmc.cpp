@@ -5,6 +5,7 @@
 // errors. One run per arm: a run is long, and its ESS, not repeats, is what varies.
 #include "bench/suites/mcmc.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -105,7 +106,36 @@ std::string McmcCase::label() const {
 std::vector<McmcCase> mcmc_cases(const Options& o) {
   if (o.smoke) return {{3, 50, 4, 20, 20}};
   if (o.quick) return {{8, 200, 16, 100, 100}};
-  return {{8, 200, 1024, 500, 500}, {100, 10000, 1024, 500, 500}, {8, 200, 16, 500, 500}, {8, 200, 65536, 500, 500}};
+  const std::vector<McmcCase> all{
+      {8, 200, 1024, 500, 500}, {100, 10000, 1024, 500, 500}, {8, 200, 16, 500, 500}, {8, 200, 65536, 500, 500}};
+  if (o.mcmc_runs.empty()) return all;
+  std::vector<McmcCase> kept;
+  for (const std::string& run : o.mcmc_runs) {
+    const auto dot = run.rfind('.');
+    const std::string tail = dot == std::string::npos ? "" : run.substr(dot + 1);
+    const bool one_sampler = tail == "hmc" || tail == "nuts";
+    const std::string id = one_sampler ? run.substr(0, dot) : run;
+    std::string known;
+    const McmcCase* found = nullptr;
+    for (const McmcCase& c : all) {
+      known += (known.empty() ? "" : ", ") + c.id();
+      if (c.id() == id) found = &c;
+    }
+    NXV_CHECK(found != nullptr, "nxv-bench", "--mcmc-runs: no case '", id, "'; the cases are ", known,
+              ", each optionally followed by .hmc or .nuts");
+    McmcCase* existing = nullptr;
+    for (McmcCase& c : kept)
+      if (c.id() == id) existing = &c;
+    if (existing == nullptr) {
+      kept.push_back(*found);
+      existing = &kept.back();
+      existing->samplers.clear();
+    }
+    for (const std::string& s : one_sampler ? std::vector<std::string>{tail} : found->samplers)
+      if (std::find(existing->samplers.begin(), existing->samplers.end(), s) == existing->samplers.end())
+        existing->samplers.push_back(s);
+  }
+  return kept;
 }
 
 void write_mcmc_peer_inputs(const fs::path& dir, const std::vector<McmcCase>& cases) {
@@ -118,7 +148,9 @@ void write_mcmc_peer_inputs(const fs::path& dir, const std::vector<McmcCase>& ca
     sample_app::write_logistic_csv(csv, sample_app::generate_logistic_data(c.features, c.observations));
     m << (i ? ", " : "") << "{\"id\": " << quote(c.id()) << ", \"csv\": " << quote(csv.string())
       << ", \"features\": " << c.features << ", \"observations\": " << c.observations << ", \"chains\": " << c.chains
-      << ", \"warmup\": " << c.warmup << ", \"samples\": " << c.samples << "}";
+      << ", \"warmup\": " << c.warmup << ", \"samples\": " << c.samples << ", \"samplers\": [";
+    for (std::size_t s = 0; s < c.samplers.size(); ++s) m << (s ? ", " : "") << quote(c.samplers[s]);
+    m << "]}";
   }
   m << "]}\n";
   std::ofstream(dir / "manifest.json") << m.str();
@@ -180,8 +212,8 @@ SuiteReport run_mcmc_suite(const Options& o) {
   sum(ones({4}, DType::f32, gpu)).item();  // the device's start-up is not a sampler's time
   std::vector<McmcResult> ours;
   for (const McmcCase& c : cases)
-    for (const char* sampler : {"hmc", "nuts"}) {
-      std::fprintf(stderr, "[mcmc] %s: our %s\n", c.label().c_str(), sampler);
+    for (const std::string& sampler : c.samplers) {
+      std::fprintf(stderr, "[mcmc] %s: our %s\n", c.label().c_str(), sampler.c_str());
       ours.push_back(run_ours(c, sampler, gpu));
     }
   vulkan::release_cached_memory();  // leave the device memory to JAX
@@ -196,12 +228,12 @@ SuiteReport run_mcmc_suite(const Options& o) {
       {"run", "wall s", "sampling s", "grad evals", "min bulk ESS", "NumPyro wall s", "NumPyro min bulk ESS"}};
   std::size_t k = 0;
   for (const McmcCase& c : cases)
-    for (const char* sampler : {"hmc", "nuts"}) {
+    for (const std::string& sampler : c.samplers) {
       const McmcResult& r = ours[k++];
       const McmcResult* theirs = nullptr;
       for (const McmcResult& p : peer.results)
         if (p.id == r.id) theirs = &p;
-      const std::string what = c.label() + ", " + sampler + (std::string(sampler) == "hmc" ? " (32 steps)" : "");
+      const std::string what = c.label() + ", " + sampler + (sampler == "hmc" ? " (32 steps)" : "");
       Row grads{"mcmc." + r.id + ".grad_evals",
                 what + ": gradient evaluations per second of the sampling phase",
                 "grad evals/s",
@@ -219,7 +251,7 @@ SuiteReport run_mcmc_suite(const Options& o) {
               std::nullopt,
               ""};
       if (theirs != nullptr) {
-        if (std::string(sampler) == "nuts") ess.target = Target{">=", 1.0};  // issue 15's first target
+        if (sampler == "nuts") ess.target = Target{">=", 1.0};  // issue 15's first target
         grads.b = one_run("NumPyro", theirs->grad_evals, theirs->sampling_s);
         ess.b = one_run("NumPyro", theirs->ess_bulk_min, theirs->wall_s);
         report.checks.push_back(

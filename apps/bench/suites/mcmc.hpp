@@ -14,20 +14,22 @@ namespace nxv::bench {
 // `chains` chains, `warmup` + `samples` iterations each.
 struct McmcCase {
   std::int64_t features = 8, observations = 200, chains = 1024, warmup = 500, samples = 500;
-  std::string id() const;     // "k8.n200.c1024"
-  std::string label() const;  // "logistic 8 x 200, 1024 chains"
+  std::vector<std::string> samplers{"hmc", "nuts"};  // the arms run, ours and NumPyro's
+  std::string id() const;                            // "k8.n200.c1024"
+  std::string label() const;                         // "logistic 8 x 200, 1024 chains"
 };
 
 // The cases a run measures: issue 15's (8 x 200 at 16, 1024 and 65536 chains, 100 x 10^4 at 1024 chains, each
 // 500 + 500); --quick: 8 x 200 at 16 chains, 100 + 100 (a minute or two on lavapipe); --smoke: 3 x 50 at 4 chains,
-// 20 + 20.
+// 20 + 20. Options::mcmc_runs (--mcmc-runs) keeps only the listed cases and samplers of the full set, so that its
+// rows can be measured in separate runs; an id not in the set is a UsageError-like nxv::Error naming the ids.
 std::vector<McmcCase> mcmc_cases(const Options& o);
 // HMC's leapfrog steps per transition, ours and NumPyro's.
 constexpr int kMcmcHmcSteps = 32;
 
 // Writes DIR/<id>.csv (the generated data, apps/sample/data.hpp) for every case and DIR/manifest.json, which
 // numpyro_mcmc.py reads: {"num_steps": 32, "cases": [{"id", "csv", "features", "observations", "chains",
-// "warmup", "samples"}]}.
+// "warmup", "samples", "samplers"}]}.
 void write_mcmc_peer_inputs(const std::filesystem::path& dir, const std::vector<McmcCase>& cases);
 
 // What one sampler run gives, ours or NumPyro's.

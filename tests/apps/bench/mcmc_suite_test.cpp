@@ -43,6 +43,30 @@ TEST(BenchMcmc, CasesAreTheIssuesRowsAndSmallerInQuickAndSmokeModes) {
   EXPECT_EQ(McmcCase{}.label(), "logistic 8 x 200, 1024 chains");
 }
 
+TEST(BenchMcmc, RunsCanBeChosenByCaseAndSampler) {
+  const Options o =
+      from_flags(read_flags({"--suite", "mcmc", "--mcmc-runs", "k8.n200.c65536.nuts,k8.n200.c16"})).options;
+  const std::vector<McmcCase> cases = mcmc_cases(o);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].id(), "k8.n200.c65536");
+  EXPECT_EQ(cases[0].samplers, std::vector<std::string>{"nuts"});
+  EXPECT_EQ(cases[1].id(), "k8.n200.c16");
+  EXPECT_EQ(cases[1].samplers, (std::vector<std::string>{"hmc", "nuts"}));
+  // A second mention of a case adds its sampler once.
+  Options twice;
+  twice.mcmc_runs = {"k8.n200.c1024.hmc", "k8.n200.c1024.nuts", "k8.n200.c1024"};
+  ASSERT_EQ(mcmc_cases(twice).size(), 1u);
+  EXPECT_EQ(mcmc_cases(twice)[0].samplers, (std::vector<std::string>{"hmc", "nuts"}));
+  try {
+    from_flags(read_flags({"--suite", "mcmc", "--mcmc-runs", "k8.n200.c17"}));
+    ADD_FAILURE() << "an unknown case was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("k8.n200.c17"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("k100.n10000.c1024"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(from_flags(read_flags({"--mcmc-runs", ","})), UsageError);
+}
+
 class BenchMcmcFiles : public ::testing::Test {
  protected:
   // A directory of its own per test (ctest runs these two at once).
@@ -71,6 +95,10 @@ TEST_F(BenchMcmcFiles, PeerInputsHoldTheGeneratedDataAndAManifest) {
   EXPECT_EQ(listed->items[1].find("id")->text, "k2.n25.c8");
   EXPECT_EQ(listed->items[1].find("chains")->text, "8");
   EXPECT_EQ(listed->items[1].find("samples")->text, "6");
+  const io::json::Value* samplers = listed->items[1].find("samplers");
+  ASSERT_NE(samplers, nullptr);
+  ASSERT_EQ(samplers->items.size(), 2u);
+  EXPECT_EQ(samplers->items[1].text, "nuts");
 
   // The peer's own reader (no jax needed) reads the same rows and features back.
   const ChildResult verify = run_child({"python3", numpyro_script(), "--in", dir_.string(), "--verify-input"});
