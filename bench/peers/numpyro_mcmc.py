@@ -126,6 +126,9 @@ def main():
                             "grad_evals": float(np.sum(np.asarray(steps, dtype=np.float64))),
                             "ess_bulk_min": bulk_ess_min(np, ndtri, effective_sample_size, draws),
                             "means": flat.mean(axis=0).tolist(), "sds": flat.std(axis=0, ddof=1).tolist()})
+            r = results[-1]  # on stderr at once: a run cut short still leaves its numbers
+            log(f"{r['id']}: wall {r['wall_s']:.3g} s, sampling {r['sampling_s']:.3g} s, {r['grad_evals']:.6g} grad "
+                f"evals, min bulk ESS {r['ess_bulk_min']:.6g}")
     with open(a.json, "w") as f:
         json.dump({"numpyro": numpyro.__version__, "jax": jax.__version__, "device": str(jax.devices()[0]),
                    "results": results}, f)

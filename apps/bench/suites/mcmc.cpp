@@ -215,6 +215,9 @@ SuiteReport run_mcmc_suite(const Options& o) {
     for (const std::string& sampler : c.samplers) {
       std::fprintf(stderr, "[mcmc] %s: our %s\n", c.label().c_str(), sampler.c_str());
       ours.push_back(run_ours(c, sampler, gpu));
+      const McmcResult& r = ours.back();  // on stderr at once: a run cut short still leaves its numbers
+      std::fprintf(stderr, "[mcmc] %s: wall %.3g s, sampling %.3g s, %.6g grad evals, min bulk ESS %.6g\n",
+                   r.id.c_str(), r.wall_s, r.sampling_s, r.grad_evals, r.ess_bulk_min);
     }
   vulkan::release_cached_memory();  // leave the device memory to JAX
   const NumpyroRun peer = run_numpyro_peer(o, dir);
