@@ -1,6 +1,7 @@
 // Running control nodes (src/trace/graph.hpp's ControlFlow): what the evaluator, eager calls and the Vulkan
 // compiler's eager stages do with one.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -19,10 +20,16 @@ using BodyRunner = std::function<std::vector<Tensor>(std::size_t body, std::span
 inline constexpr std::size_t kGuardedWhileStep = 2;
 
 // The node's results for concrete `inputs`, computed on their backend (the rules: include/nxv/control_flow.hpp).
-// With `guarded_step`, a while_loop on a device runs `run_body(kGuardedWhileStep, ...)` per iteration instead of its
-// condition, its body and a select per carry.
+// With `guarded_step_stages` > 0, a while_loop on a device runs `run_body(kGuardedWhileStep, ...)`, a graph of that
+// many stages, per iteration instead of its condition, its body and a select per carry.
 std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs,
-                                const BodyRunner& run_body = nullptr, bool guarded_step = false);
+                                const BodyRunner& run_body = nullptr, std::int64_t guarded_step_stages = 0);
+
+// A while_loop on a device reads its condition back after each chunk of guarded iterations (a guarded iteration
+// past the loop's end leaves the carry as it was). The chunk after one of `chunk` iterations, `done` in all, for
+// guarded steps of `stages` stages (0: unknown): at most double, at most 64, and for costly steps no more than a
+// read-back saves (a NUTS transition's step of ~100 stages reads back after every iteration).
+std::int64_t next_while_chunk(std::int64_t chunk, std::int64_t done, std::int64_t stages);
 
 // One guarded iteration of while_loop `control` as one graph, so that a compiler fuses the condition and the
 // selects into the body's kernels: its parameters are the carries, then the condition's captures, then the body's;

@@ -2,6 +2,7 @@
 // apply(), into the backend's batched stream) once per iteration. The read-back rules are stated in
 // include/nxv/control_flow.hpp.
 #include <algorithm>
+#include <cmath>
 
 #include "nxv/ops.hpp"
 #include "trace/control_flow.hpp"
@@ -15,9 +16,12 @@ namespace {
 using Tensors = std::vector<Tensor>;
 using Kind = ControlFlow::Kind;
 
-// A while_loop on a device reads its condition once per chunk; chunks double up to this many iterations, so a
-// short loop wastes few guarded iterations and a long one reads back every 64.
+// A while_loop on a device reads its condition once per chunk of guarded iterations; chunks at most double and
+// stay at most this long, so a short loop wastes few guarded iterations and a long one reads back every 64.
 constexpr std::int64_t kMaxWhileChunk = 64;
+// A read-back (a submit and a fence wait: 37-55 us on the H200) costs what about 9 dependent dispatches of a batch
+// do (~5 us each): nxv-bench --suite kernels, bench/RESULTS.md.
+constexpr double kReadBackInDispatches = 9;
 
 Tensors join(std::span<const Tensor> a, std::span<const Tensor> b, std::span<const Tensor> c = {}) {
   Tensors out(a.begin(), a.end());
@@ -58,7 +62,7 @@ struct Bodies {
   const ControlFlow& cf;
   Backend& backend;
   const BodyRunner& custom;
-  bool guarded_step = false;  // custom also serves kGuardedWhileStep
+  std::int64_t guarded_step_stages = 0;  // > 0: custom also serves kGuardedWhileStep, of this many stages
   Tensors operator()(std::size_t body, std::span<const Tensor> inputs) const {
     return custom ? custom(body, inputs) : evaluate(*cf.bodies[body], inputs, &backend);
   }
@@ -98,6 +102,20 @@ Tensors run_scan(const ControlFlow& cf, std::span<const Tensor> inputs, const Bo
   return carry;
 }
 
+}  // namespace
+
+std::int64_t next_while_chunk(std::int64_t chunk, std::int64_t done, std::int64_t stages) {
+  const std::int64_t doubled = std::min(2 * chunk, kMaxWhileChunk);
+  if (stages <= 0) return doubled;
+  // A loop that has run `done` iterations is expected to run about as many more. Its T iterations in chunks of k
+  // cost T / k read-backs and k / 2 wasted iterations past the end; k = sqrt(2 T R / S) minimises the sum for a
+  // read-back worth R dispatches and an iteration of S.
+  const double best = std::sqrt(2.0 * static_cast<double>(done) * kReadBackInDispatches / static_cast<double>(stages));
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(best), 1, doubled);
+}
+
+namespace {
+
 Tensors run_while(const ControlFlow& cf, std::span<const Tensor> inputs, const Bodies& run) {
   Tensors carry(inputs.begin(), inputs.begin() + cf.operands);
   const std::span<const Tensor> cond_captured = captured_of(cf, inputs, 0), body_captured = captured_of(cf, inputs, 1);
@@ -108,10 +126,10 @@ Tensors run_while(const ControlFlow& cf, std::span<const Tensor> inputs, const B
   }
   // Chunks of k guarded iterations: once the condition fails the carry stops changing, so it keeps failing and
   // the guarded iterations past the end leave the carry as it was, bit for bit.
-  for (std::int64_t k = 1;; k = std::min(2 * k, kMaxWhileChunk)) {
+  for (std::int64_t k = 1, done = 0;; done += k, k = next_while_chunk(k, done, run.guarded_step_stages)) {
     Tensor c;
     for (std::int64_t j = 0; j < k; ++j) {
-      if (run.guarded_step) {  // guarded_while_step's graph: the same ops, compiled as one
+      if (run.guarded_step_stages > 0) {  // guarded_while_step's graph: the same ops, compiled as one
         Tensors out = run(kGuardedWhileStep, join(carry, cond_captured, body_captured));
         c = out[0];
         carry.assign(out.begin() + 1, out.end());
@@ -173,14 +191,14 @@ void place_constants(Graph& graph, Backend& target) {
 }
 
 std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs, const BodyRunner& run_body,
-                                bool guarded_step) {
+                                std::int64_t guarded_step_stages) {
   // cond's predicate may live elsewhere (a host scalar): its operands say where the branches run.
   const std::span<const Tensor> placement =
       control.kind == Kind::cond && inputs.size() > 1 ? inputs.subspan(1) : inputs;
   Backend& backend = evaluation_backend(placement);
   const std::shared_ptr<const ControlFlow> shared(std::shared_ptr<const ControlFlow>(), &control);
   const std::shared_ptr<const ControlFlow> cf = placed(shared, backend);
-  const Bodies run{*cf, backend, run_body, guarded_step && run_body != nullptr};
+  const Bodies run{*cf, backend, run_body, run_body != nullptr ? guarded_step_stages : 0};
   Tensors out;
   switch (cf->kind) {
     case Kind::while_loop:

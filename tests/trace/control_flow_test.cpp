@@ -9,6 +9,7 @@
 #include "nxv/ops.hpp"
 #include "nxv/vectorize.hpp"
 #include "support/env.hpp"
+#include "trace/control_flow.hpp"
 #include "trace/graph.hpp"
 
 namespace nxv {
@@ -39,6 +40,41 @@ void expect_error(const std::function<void()>& f, const std::vector<std::string>
 Tensor counter_sum(std::int64_t lo, std::int64_t hi, const Tensor& init) {
   return fori_loop(
       lo, hi, [](const Tensor& i, const Tensor& c) { return c + as_type(i, c.dtype()); }, init);
+}
+
+// A while_loop on a device, `checks` condition checks long, in chunks by next_while_chunk: {guarded iterations
+// run, read-backs}.
+std::pair<std::int64_t, std::int64_t> while_on_device(std::int64_t checks, std::int64_t stages) {
+  std::int64_t run = 0, reads = 0;
+  for (std::int64_t k = 1; run < checks; k = next_while_chunk(k, run, stages)) {
+    run += k;
+    ++reads;
+  }
+  return {run, reads};
+}
+
+TEST(ControlFlow, WhileChunksWeighReadBacksAgainstWastedIterations) {
+  // Unknown steps: chunks double to 64 (a 33-check loop runs 63 iterations in 6 read-backs).
+  EXPECT_EQ(while_on_device(33, 0), std::make_pair(std::int64_t{63}, std::int64_t{6}));
+  for (std::int64_t stages : {0, 1, 3, 100, 1000})
+    for (std::int64_t k : {1, 2, 5, 64})
+      for (std::int64_t done : {1, 10, 1000, 1000000}) {
+        const std::int64_t next = next_while_chunk(k, done, stages);
+        EXPECT_GE(next, 1);
+        EXPECT_LE(next, std::min<std::int64_t>(2 * k, 64)) << stages << " " << k << " " << done;
+      }
+  // A costly step (a NUTS transition's ~100 stages): nearly no iteration wasted, a read-back each.
+  const auto [nuts_run, nuts_reads] = while_on_device(33, 100);
+  EXPECT_LE(nuts_run, 35);
+  EXPECT_GE(nuts_reads, 25);
+  // A one-stage step still reads back rarely on a long loop: every 64 iterations in the end.
+  EXPECT_EQ(next_while_chunk(64, 100000, 1), 64);
+  const auto [long_run, long_reads] = while_on_device(100000, 1);
+  EXPECT_LT(long_run - 100000, 64);
+  EXPECT_LT(long_reads, 100000 / 64 + 20);
+  // Cheaper steps take longer chunks at the same point.
+  EXPECT_LE(next_while_chunk(64, 100, 100), next_while_chunk(64, 100, 10));
+  EXPECT_LE(next_while_chunk(64, 100, 10), next_while_chunk(64, 100, 1));
 }
 
 TEST(ControlFlow, ForiLoopAddsItsCounter) {

@@ -162,6 +162,9 @@ class FusedExecutable final : public Executable {
     compile_bodies();
   }
 
+  // The stages of the plan (a control node's stage counts once): what one run dispatches, roughly.
+  std::int64_t stage_count() const { return static_cast<std::int64_t>(plan_.stages.size()); }
+
   std::vector<Tensor> run(std::span<const Tensor> inputs) override {
     Backend& vk = vulkan::backend();
     place_constants_once(vk);
@@ -322,7 +325,7 @@ class FusedExecutable final : public Executable {
       const auto& bodies = bodies_.at(id);
       control_results_[id] = run_control(
           *n.control, args, [&](std::size_t b, std::span<const Tensor> in) { return bodies[b]->run(in); },
-          n.control->kind == ControlFlow::Kind::while_loop);
+          n.control->kind == ControlFlow::Kind::while_loop ? bodies.back()->stage_count() : 0);
       return {};
     }
     return apply(n.call, args, n.type);

@@ -145,8 +145,9 @@ TEST(VulkanControlFlow, WhileLoopReadsItsConditionOncePerChunk) {
   const std::uint64_t waits = vulkan::counters().fence_waits - before.fence_waits;
   EXPECT_EQ(n.item(), 100.0);
   std::cerr << "100-iteration while_loop on Vulkan: " << waits << " condition read-backs\n";
-  // Chunks of 1, 2, 4, ..., 64 guarded iterations: 7 chunks cover 127 >= 101 condition checks.
-  EXPECT_LE(waits, 7u);
+  // Chunks that double while a read-back costs more than the iterations a chunk may waste (next_while_chunk; a
+  // cheap step's chunks grow about as sqrt(18 x iterations so far)): 8 or 9 chunks cover the 101 condition checks.
+  EXPECT_LE(waits, 10u);
   EXPECT_GE(waits, 1u);
 }
 
@@ -178,8 +179,8 @@ TEST(VulkanControlFlow, VectorizedWhileLoopFusesItsGuardIntoTheBody) {
   for (std::size_t i = 0; i < want.size(); ++i)
     EXPECT_EQ(testing::compare_exact(want[i], got[i].to_host()), "") << "output " << i;
   const std::uint64_t dispatches = vulkan::counters().dispatches - before.dispatches;
-  // Chunks of 1, 2, 4 and 8 guarded iterations cover the 9 checks of the longest example: 15 iterations.
-  std::cerr << "vectorized while_loop, 15 guarded iterations: " << dispatches << " dispatches\n";
+  // Chunks of at most 1, 2, 4 and 8 guarded iterations cover the 9 checks of the longest example: at most 15.
+  std::cerr << "vectorized while_loop, at most 15 guarded iterations: " << dispatches << " dispatches\n";
   EXPECT_LE(dispatches, 3u * 15u + 8u) << "the condition's reduction and two fused kernels per iteration";
 }
 
