@@ -17,11 +17,13 @@
 // captures are its constants (traced ones become inputs of the node, so gradients flow to them).
 //
 // How they run (the evaluator, and the Vulkan compiler's eager stages): fori_loop and scan never read back; a
-// while_loop on a device reads its condition back once per chunk of k iterations, k = 1, 2, 4, ... up to 64, each
-// iteration guarded by select(cond(x), body(x), x), so T iterations cost about log2(T) + T / 64 read-backs (on the
-// reference backend, where reading costs nothing, once per iteration); cond on a device evaluates both branches and
-// selects (no read-back), on the reference backend only the taken one. grad goes through cond, fori_loop and scan
-// (the carries are saved per iteration, the bodies recomputed backwards); not through while_loop.
+// while_loop on a device reads its condition back once per chunk of k iterations, each iteration guarded by
+// select(cond(x), body(x), x). Chunks at most double, up to 64; under jit they grow only while a read-back costs
+// more than the iterations a chunk may waste (a cheap body: about log2(T) + T / 64 read-backs for T iterations; a
+// body of ~100 dispatches, a NUTS transition's: a read-back per iteration); on the reference backend, where reading
+// costs nothing, once per iteration. cond on a device evaluates both branches and selects (no read-back), on the
+// reference backend only the taken one. grad goes through cond, fori_loop and scan (the carries are saved per
+// iteration, the bodies recomputed backwards); not through while_loop.
 #pragma once
 #include <cstdint>
 #include <tuple>
