@@ -144,8 +144,7 @@ Command from_flags(std::map<std::string, std::string> v) {
     try {
       mcmc_cases(o);  // an unknown id is a usage error now, not after the other suites ran
     } catch (const Error& e) {
-      const std::string message = e.what(), prefix = "nxv-bench: ";  // main() prefixes usage errors itself
-      throw UsageError(message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message);
+      throw UsageError(e.what());
     }
   }
   for (std::int64_t b : o.batches)

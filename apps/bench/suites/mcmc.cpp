@@ -115,20 +115,18 @@ std::vector<McmcCase> mcmc_cases(const Options& o) {
     const std::string tail = dot == std::string::npos ? "" : run.substr(dot + 1);
     const bool one_sampler = tail == "hmc" || tail == "nuts";
     const std::string id = one_sampler ? run.substr(0, dot) : run;
-    std::string known;
-    const McmcCase* found = nullptr;
-    for (const McmcCase& c : all) {
-      known += (known.empty() ? "" : ", ") + c.id();
-      if (c.id() == id) found = &c;
+    const auto has_id = [&](const McmcCase& c) { return c.id() == id; };
+    const auto found = std::find_if(all.begin(), all.end(), has_id);
+    if (found == all.end()) {
+      std::string known;
+      for (const McmcCase& c : all) known += (known.empty() ? "" : ", ") + c.id();
+      detail::fail("--mcmc-runs: no case '", id, "'; the cases are ", known,
+                   ", each optionally followed by .hmc or .nuts");
     }
-    NXV_CHECK(found != nullptr, "nxv-bench", "--mcmc-runs: no case '", id, "'; the cases are ", known,
-              ", each optionally followed by .hmc or .nuts");
-    McmcCase* existing = nullptr;
-    for (McmcCase& c : kept)
-      if (c.id() == id) existing = &c;
-    if (existing == nullptr) {
+    auto existing = std::find_if(kept.begin(), kept.end(), has_id);
+    if (existing == kept.end()) {
       kept.push_back(*found);
-      existing = &kept.back();
+      existing = kept.end() - 1;
       existing->samplers.clear();
     }
     for (const std::string& s : one_sampler ? std::vector<std::string>{tail} : found->samplers)

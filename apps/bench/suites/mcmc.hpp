@@ -22,7 +22,7 @@ struct McmcCase {
 // The cases a run measures: issue 15's (8 x 200 at 16, 1024 and 65536 chains, 100 x 10^4 at 1024 chains, each
 // 500 + 500); --quick: 8 x 200 at 16 chains, 100 + 100 (a minute or two on lavapipe); --smoke: 3 x 50 at 4 chains,
 // 20 + 20. Options::mcmc_runs (--mcmc-runs) keeps only the listed cases and samplers of the full set, so that its
-// rows can be measured in separate runs; an id not in the set is a UsageError-like nxv::Error naming the ids.
+// rows can be measured in separate runs; an id not in the set is an nxv::Error naming the flag and the ids.
 std::vector<McmcCase> mcmc_cases(const Options& o);
 // HMC's leapfrog steps per transition, ours and NumPyro's.
 constexpr int kMcmcHmcSteps = 32;

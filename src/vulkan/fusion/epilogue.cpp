@@ -58,7 +58,7 @@ bool reads_transposed(const Shape& shape, const Shape& domain, const std::vector
   if (shape.size() != 2 || domain.size() != 2 || domain[0] != shape[1] || domain[1] != shape[0]) return false;
   const Shape transposed{1, shape[1]};
   return std::all_of(reads.begin(), reads.end(),
-                     [&](const Read& x) { return x.node != result || (x.strides == transposed && x.offset == 0); });
+                     [&](const Read& x) { return x.node != result || x.plain(transposed); });
 }
 
 // Whether any stage but `except`, or the graph's outputs, read `node`.
@@ -138,7 +138,7 @@ void merge_epilogues(Planning& p) {
       const bool contraction = contraction_host(g, stages[host]);
       bool transposed = false;
       if (!std::all_of(k.reads.begin(), k.reads.end(),
-                       [&](const Read& x) { return x.node != reduce || (x.strides == identity && x.offset == 0); })) {
+                       [&](const Read& x) { return x.node != reduce || x.plain(identity); })) {
         transposed = contraction && g.nodes[reduce].call.code == OpCode::dot &&
                      reads_transposed(g.nodes[reduce].type.shape, k.domain, k.reads, reduce) &&
                      !read_elsewhere(g, stages, reduce, c) && transposed_dot_runs_tiled(g, reduce);

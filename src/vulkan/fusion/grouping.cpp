@@ -89,9 +89,7 @@ class Grouping {
   using Seen = std::set<std::pair<NodeId, std::vector<std::int64_t>>>;
   void walk(NodeId start, const IndexMap& start_map, const Shape& domain, Seen& seen, std::vector<Edge>& edges) const {
     auto [x, m] = resolve(g_, start, start_map, domain);
-    std::vector<std::int64_t> key(m.strides.begin(), m.strides.end());
-    key.push_back(m.offset);
-    if (!seen.emplace(x, std::move(key)).second) return;
+    if (!seen.emplace(x, placement_key(m)).second) return;
     const Node& n = g_.nodes[x];
     if (region_of_[x] >= 0 && n.type.shape == domain && is_identity(m, domain)) {
       const int r = find(region_of_[x]);

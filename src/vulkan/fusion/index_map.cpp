@@ -11,9 +11,6 @@ namespace {
 
 const Shape& shape_of(const Graph& g, NodeId id) { return g.nodes[id].type.shape; }
 
-std::int64_t start_of(const IndexMap& m, int k) { return m.start.empty() ? 0 : m.start[k]; }
-std::int64_t step_of(const IndexMap& m, int k) { return m.step.empty() ? 1 : m.step[k]; }
-
 // The coordinate map onto a node of shape `node_shape` whose axis k has coordinate start[k] + step[k] * c[axis[k]]
 // (empty start and step: 0 and 1): its strides and offset follow from the node's row-major layout.
 IndexMap coordinate_map(const Shape& node_shape, std::vector<int> axis, const Shape& domain,
@@ -112,6 +109,15 @@ std::optional<std::int64_t> contiguous_block_start(const Node& n, const Shape& i
 }
 
 }  // namespace
+
+std::int64_t start_of(const IndexMap& m, int k) { return m.start.empty() ? 0 : m.start[k]; }
+std::int64_t step_of(const IndexMap& m, int k) { return m.step.empty() ? 1 : m.step[k]; }
+
+std::vector<std::int64_t> placement_key(const IndexMap& m) {
+  std::vector<std::int64_t> key(m.strides.begin(), m.strides.end());
+  key.push_back(m.offset);
+  return key;
+}
 
 bool is_identity(const IndexMap& m, const Shape& domain) {
   return m.offset == 0 && m.strides == identity_map(domain).strides;

@@ -26,6 +26,11 @@ struct IndexMap {
 
 // Whether `m` reads each element of a value of the domain's shape at its own position.
 bool is_identity(const IndexMap& m, const Shape& domain);
+// Node axis k's coordinate is start_of(m, k) + step_of(m, k) * its domain coordinate.
+std::int64_t start_of(const IndexMap& m, int k);
+std::int64_t step_of(const IndexMap& m, int k);
+// Where `m` reads, as a key: two maps onto one node with equal keys read the same elements (strides, then offset).
+std::vector<std::int64_t> placement_key(const IndexMap& m);
 
 // Each element of a value of the domain's shape at its own position.
 IndexMap identity_map(const Shape& domain);

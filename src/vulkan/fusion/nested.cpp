@@ -66,7 +66,7 @@ void merge_nested_reductions(Planning& p) {
       if (num_elements(outer.kernel.domain) != li.outputs) continue;
       const Shape identity = identity_map(outer.kernel.domain).strides;
       if (!std::all_of(outer.kernel.reads.begin(), outer.kernel.reads.end(),
-                       [&](const Read& x) { return x.node != r.node || (x.strides == identity && x.offset == 0); }))
+                       [&](const Read& x) { return x.node != r.node || x.plain(identity); }))
         continue;
       if (depends_indirectly(current_deps(), static_cast<int>(o), i)) continue;  // merging would make a cycle
       Kernel merged = outer.kernel;

@@ -34,6 +34,11 @@ std::string eager_name(const Node& n) {
   }
 }
 
+// "%7[9, 1]", or "%7[9, 1]+10" for a read from element 10.
+std::string to_string(const Read& r) {
+  return "%" + std::to_string(r.node) + to_string(r.strides) + (r.offset ? "+" + std::to_string(r.offset) : "");
+}
+
 }  // namespace
 
 bool fusible(const Graph& graph, const Node& n) {
@@ -145,8 +150,7 @@ std::string to_string(const Plan& plan, const Graph& graph) {
     for (std::size_t m = 0; m < st.members.size(); ++m)
       s << (m ? " " : "") << "%" << st.members[m] << "=" << format_call(graph.nodes[st.members[m]].call);
     s << "), reads";
-    for (const Read& r : k.reads)
-      s << " %" << r.node << to_string(r.strides) << (r.offset ? "+" + std::to_string(r.offset) : "");
+    for (const Read& r : k.reads) s << " " << to_string(r);
     s << ", writes";
     for (const auto& [node, value] : k.outputs) s << " %" << node;
     for (const Kernel& i : k.inner)
@@ -156,8 +160,7 @@ std::string to_string(const Plan& plan, const Graph& graph) {
       for (std::size_t m = 0; m < e.program.size(); ++m)
         if (e.program[m].kind == Instruction::Kind::op) s << " %" << e.program[m].node;
       s << " ), reads";
-      for (const Read& r : e.reads)
-        s << " %" << r.node << to_string(r.strides) << (r.offset ? "+" + std::to_string(r.offset) : "");
+      for (const Read& r : e.reads) s << " " << to_string(r);
       s << ", writes";
       for (const auto& [node, value] : e.outputs) s << " %" << node;
     }

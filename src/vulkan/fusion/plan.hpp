@@ -17,6 +17,8 @@ struct Read {
   NodeId node;
   Shape strides;
   std::int64_t offset = 0;  // the element read at domain element 0 (a folded slice's start)
+  // Whether it reads with these strides from element 0 (no folded slice start).
+  bool plain(const Shape& s) const { return offset == 0 && strides == s; }
   friend bool operator==(const Read&, const Read&) = default;
 };
 

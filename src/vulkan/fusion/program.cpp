@@ -14,9 +14,7 @@ namespace {
 const Shape& shape_of(const Graph& g, NodeId id) { return g.nodes[id].type.shape; }
 
 // Whether node axis k's coordinate is the domain coordinate itself (not a slice's start + step * it).
-bool plain_axis(const IndexMap& m, int k) {
-  return (m.start.empty() || m.start[k] == 0) && (m.step.empty() || m.step[k] == 1);
-}
+bool plain_axis(const IndexMap& m, int k) { return start_of(m, k) == 0 && step_of(m, k) == 1; }
 
 class KernelBuilder {
  public:
@@ -44,9 +42,7 @@ class KernelBuilder {
  private:
   int value(NodeId start, const IndexMap& start_map) {
     auto [x, m] = resolve(g_, start, start_map, kernel_.domain);
-    std::vector<std::int64_t> where(m.strides.begin(), m.strides.end());
-    where.push_back(m.offset);
-    const auto key = std::make_pair(x, std::move(where));
+    const auto key = std::make_pair(x, placement_key(m));
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     const Node& n = g_.nodes[x];
     const bool member = region_ >= 0 && region_of_[x] == region_ && is_identity(m, kernel_.domain);

@@ -25,7 +25,7 @@ void plan_reduction_stages(Planning& p) {
     const Instruction& value = red.full.program[red.full.reduce_value];
     if (value.kind == Instruction::Kind::read) {
       const Read& r = red.full.reads[static_cast<std::size_t>(value.read)];
-      if (r.offset == 0 && r.strides == identity.strides) continue;
+      if (r.plain(identity.strides)) continue;
     } else if (value.kind != Instruction::Kind::op) {
       continue;
     }
