@@ -194,7 +194,7 @@ Options narrowed(Options o, const std::string& suite, const std::vector<std::str
   if (suite == "kernels") {
     std::set<std::int64_t> sizes;
     for (const std::string& id : ids) {
-      const std::vector<std::string> t = split(id, '.');  // kernels.gemm.dtype[.variant].N
+      const std::vector<std::string> t = split(id, '.');  // kernels.gemm.dtype.precision[.variant].N
       if (t.size() < 4 || t[1] != "gemm" || t.back() == "vs_torch") return o;
       sizes.insert(std::stoll(t.back()));
     }

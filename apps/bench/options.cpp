@@ -73,7 +73,7 @@ std::map<std::string, std::string> read_flags(const std::vector<std::string>& ar
         "--warmup-ms",   "--models",         "--batches",  "--dtypes",         "--elements",  "--gemm",
         "--dot-kernels", "--device",         "--python",   "--peer-script",    "--work-dir",  "--first-step-child",
         "--batch",       "--write-baseline", "--compare",  "--tolerance",      "--remeasure", "--headlines",
-        "--mcmc-runs"};
+        "--mcmc-runs",   "--precisions"};
     if (!with_value.count(a)) throw UsageError("unknown option '" + a + "' (see --help)");
     if (i + 1 >= args.size()) throw UsageError(a + " expects a value");
     v[a] = args[++i];
@@ -137,6 +137,10 @@ Command from_flags(std::map<std::string, std::string> v) {
   if (v.count("--dot-kernels")) {
     o.dot_kernels = split_list(v["--dot-kernels"]);
     check_members("--dot-kernels", o.dot_kernels, {"tiled", "mid", "big"});
+  }
+  if (v.count("--precisions")) {
+    o.precisions = split_list(v["--precisions"]);
+    check_members("--precisions", o.precisions, {"exact", "fast"});
   }
   if (v.count("--mcmc-runs")) {
     o.mcmc_runs = split_list(v["--mcmc-runs"]);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "nxv/backend.hpp"
+#include "nxv/precision.hpp"
 #include "nxv/tensor.hpp"
 
 namespace nxv {
@@ -163,6 +164,9 @@ struct JitOptions {
   // null: the compiler the inputs' backend registered (include/nxv/backend.hpp): on Vulkan the fusion compiler
   // (nxv::vulkan::compiler()), elsewhere the evaluator. nxv::evaluator() runs op by op everywhere.
   std::shared_ptr<Compiler> compiler;
+  // The precision of the dots traced in the function (include/nxv/precision.hpp) where the dot call names none;
+  // unset: the calling thread's current_precision(), which is part of what a trace is cached for.
+  std::optional<Precision> precision = std::nullopt;
 };
 
 // Number of traces jit and trace() have made in this process (tests use it to check caching).

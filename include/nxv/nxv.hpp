@@ -23,6 +23,7 @@
 #include "nxv/mcmc_diagnostics.hpp"
 #include "nxv/nn.hpp"
 #include "nxv/ops.hpp"
+#include "nxv/precision.hpp"
 #include "nxv/shape.hpp"
 #include "nxv/tensor.hpp"
 #include "nxv/vectorize.hpp"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nxv/backend.hpp"
+#include "nxv/precision.hpp"
 #include "nxv/tensor.hpp"
 
 namespace nxv {
@@ -218,11 +219,12 @@ Tensor reverse(const Tensor& x, const OptAxes& axes = std::nullopt);
 
 // ---- dot ---------------------------------------------------------------------------------------------------
 // Nx's dot/6: contracts a's `contract_a` axes with b's `contract_b` axes, batching over `batch_a`/`batch_b`.
-// The result's axes: batch axes, then a's free axes, then b's free axes.
+// The result's axes: batch axes, then a's free axes, then b's free axes. `precision`: exact or fast
+// (include/nxv/precision.hpp); unset, the thread's current_precision().
 Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const Tensor& b, const Axes& contract_b,
-           const Axes& batch_b);
+           const Axes& batch_b, std::optional<Precision> precision = std::nullopt);
 // NumPy's dot: the last axis of a with the second-to-last of b (the only one if b is a vector).
-Tensor dot(const Tensor& a, const Tensor& b);
+Tensor dot(const Tensor& a, const Tensor& b, std::optional<Precision> precision = std::nullopt);
 
 // ---- composites (built from the ops above, so they run on every backend, differentiate and fuse) ----------
 // Integer and pred inputs are converted to f32 first, as by mean.

@@ -4,7 +4,7 @@
 namespace nxv {
 
 Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const Tensor& b, const Axes& contract_b,
-           const Axes& batch_b) {
+           const Axes& batch_b, std::optional<Precision> precision) {
   check_defined(a, "dot");
   check_defined(b, "dot");
   const Tensor both[] = {a, b};
@@ -42,18 +42,20 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
     if (!at.contract_b.contains(i) && !at.batch_b.contains(i)) out.push_back(b.shape()[i]);
   DType dtype = promote(a.dtype(), b.dtype());
   if (dtype == DType::pred) dtype = DType::u8;
+  // Integer sums are exact whichever mode is asked for; one mode for them keeps one kernel and one cache entry.
+  at.precision = is_float(dtype) ? precision.value_or(current_precision()) : Precision::exact;
   const Tensor ca = a.dtype() == dtype ? a : as_type(a, dtype);
   const Tensor cb = b.dtype() == dtype ? b : as_type(b, dtype);
   return apply(OpCall{OpCode::dot, at}, {ca, cb}, {out, dtype});
 }
 
-Tensor dot(const Tensor& a, const Tensor& b) {
+Tensor dot(const Tensor& a, const Tensor& b, std::optional<Precision> precision) {
   check_defined(a, "dot");
   check_defined(b, "dot");
   NXV_CHECK(a.rank() >= 1 && b.rank() >= 1, "dot", "expected tensors of rank >= 1, got ", to_string(a.type()), " and ",
             to_string(b.type()), " (use multiply for scalars)");
   const std::int64_t cb = b.rank() >= 2 ? b.rank() - 2 : 0;
-  return dot(a, {a.rank() - 1}, {}, b, {cb}, {});
+  return dot(a, {a.rank() - 1}, {}, b, {cb}, {}, precision);
 }
 
 }  // namespace nxv

@@ -138,6 +138,7 @@ struct ReverseAttrs {
 
 struct DotAttrs {
   Axes contract_a{}, batch_a{}, contract_b{}, batch_b{};
+  Precision precision = Precision::exact;  // fixed at the call (include/nxv/precision.hpp); exact for integers
 };
 
 struct FullAttrs {

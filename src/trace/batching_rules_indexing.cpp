@@ -41,7 +41,8 @@ Tensor batch_dot(const RuleContext& c) {
   const Batched& a = c.args[0];
   const Batched& b = c.args[1];
   if (a.batched && b.batched) {
-    const DotAttrs d{shifted(at.contract_a), shifted(at.batch_a, 0), shifted(at.contract_b), shifted(at.batch_b, 0)};
+    const DotAttrs d{shifted(at.contract_a), shifted(at.batch_a, 0), shifted(at.contract_b), shifted(at.batch_b, 0),
+                     at.precision};
     return apply(OpCall{OpCode::dot, d}, {a.value, b.value}, batched_type(c));
   }
   DotAttrs d = at;

@@ -17,6 +17,7 @@ struct Signature {
   std::vector<TensorType> types;
   std::vector<bool> weak;
   std::vector<Backend*> backends;
+  Precision precision = Precision::exact;  // the mode the graph's dots were traced in, where they name none
   friend bool operator==(const Signature&, const Signature&) = default;
 };
 std::string to_string(const Signature& s);  // "(f32[2, 3], {b: f32[3]}) on vulkan"

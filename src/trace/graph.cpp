@@ -177,7 +177,8 @@ std::string format_call(const OpCall& call) {
     case OpCode::dot: {
       const DotAttrs& a = call.attrs_as<DotAttrs>();
       s << "(contract=" << to_string(a.contract_a) << "x" << to_string(a.contract_b)
-        << ", batch=" << to_string(a.batch_a) << "x" << to_string(a.batch_b) << ")";
+        << ", batch=" << to_string(a.batch_a) << "x" << to_string(a.batch_b)
+        << (a.precision == Precision::fast ? ", fast" : "") << ")";
       break;
     }
     case OpCode::full:

@@ -157,6 +157,7 @@ std::vector<Tensor> JitCache::call(std::span<const Tensor> inputs, const Structu
                                    Structure& out_structure) {
   const std::lock_guard lock(mutex_);
   Signature sig = signature_of(inputs, structure);
+  sig.precision = options_.precision.value_or(current_precision());
   if (!entries_.empty() && entries_[0]->signature.structure != structure)
     fail("jit: called with inputs structured as ", to_string(sig), ", but this function was traced with ",
          to_string(entries_[0]->signature),
@@ -165,6 +166,7 @@ std::vector<Tensor> JitCache::call(std::span<const Tensor> inputs, const Structu
   for (const auto& e : entries_)
     if (e->signature == sig) entry = e.get();
   if (!entry) {
+    const PrecisionScope scope(sig.precision);
     TracedGraph traced = trace_flat(inputs, fn);
     if (debug_printing()) std::cerr << "nxv jit: compiling " << to_string(sig) << "\n" << to_string(*traced.graph);
     // Without a compiler named in the options, the one the inputs' backend registered (on Vulkan the fusion

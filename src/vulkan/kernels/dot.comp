@@ -7,7 +7,9 @@
 // Every output is acc = acc + a_k * b_k for k = 0, 1, ..., K-1 in order, the product and the sum each rounded
 // (`precise`: never contracted into an fma; integers wrap),
 // exactly the reference backend's loop; a partial last slab stops at K rather than adding padded zeros
-// (0 * 0 + -0 would turn -0 into +0).
+// (0 * 0 + -0 would turn -0 into +0). With FAST = 1 (floats in Precision::fast, include/nxv/precision.hpp) each
+// step is acc = fma(a_k, b_k, acc) in the same order: `precise` makes every such fma compute alike in every shader
+// of the device (GLSL 4.60, 8.3), so this kernel, dot_blocked.comp and the fusion compiler's copies agree bit for bit.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "lib/common.glsl"
@@ -17,6 +19,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 // along k (a row-major a, a transposed b), else the free axis, so that global loads coalesce.
 layout(constant_id = 0) const int A_ALONG_K = 1;
 layout(constant_id = 1) const int B_ALONG_K = 0;
+layout(constant_id = 2) const int FAST = 0;
 #define TM 64u
 #define TN 64u
 #define TK 16u
@@ -75,6 +78,13 @@ void main() {
           // Vulkan only guarantees correctly rounded multiplies and adds (fma may be split, as lavapipe does),
           // so the portable definition that every device reproduces bit for bit is a rounded product, then a
           // rounded sum.
+#if defined(A_F32) || defined(A_F64)
+          if (FAST == 1) {
+            precise A_T r = fma(a[i], b[j], acc[i][j]);
+            acc[i][j] = r;
+            continue;
+          }
+#endif
           precise A_T r = acc[i][j] + a[i] * b[j];
           acc[i][j] = r;
         }

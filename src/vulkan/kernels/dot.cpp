@@ -91,20 +91,19 @@ std::optional<DotKernel> env_dot_kernel() {
 
 std::atomic<int> forced{-1};  // force_dot_kernel's choice, -1: none
 
-const Pipeline* tiled_pipeline(DType dtype, int a_along_k, int b_along_k) {
+const Pipeline* tiled_pipeline(DType dtype, std::span<const std::int32_t, 3> spec) {
   static PipelineCache cache;
-  const std::int32_t spec[] = {a_along_k, b_along_k};
-  const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(a_along_k) << 8 |
-                   static_cast<std::uint64_t>(b_along_k) << 9;
+  const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(spec[0]) << 8 |
+                   static_cast<std::uint64_t>(spec[1]) << 9 | static_cast<std::uint64_t>(spec[2]) << 11;
   return cache.get(
       key, [&] { return std::string("dot_") + variant_name(dtype); }, spec);
 }
 
-const Pipeline* blocked_pipeline(DotKernel kernel, DType dtype, int a_along_k, int b_along_k) {
+const Pipeline* blocked_pipeline(DotKernel kernel, DType dtype, std::span<const std::int32_t, 3> spec) {
   static PipelineCache cache;
-  const std::int32_t spec[] = {a_along_k, b_along_k};
-  const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(a_along_k) << 8 |
-                   static_cast<std::uint64_t>(b_along_k) << 9 | static_cast<std::uint64_t>(kernel) << 10;
+  const auto key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(spec[0]) << 8 |
+                   static_cast<std::uint64_t>(spec[1]) << 9 | static_cast<std::uint64_t>(kernel) << 10 |
+                   static_cast<std::uint64_t>(spec[2]) << 12;
   return cache.get(
       key, [&] { return std::string("dot_") + dot_kernel_name(kernel) + "_" + variant_name(dtype); }, spec);
 }
@@ -129,12 +128,19 @@ std::optional<DotKernel> parse_dot_kernel(std::string_view name) {
   return std::nullopt;
 }
 
-DotKernel choose_dot_kernel(DType, std::int64_t, std::int64_t, std::int64_t, std::int64_t) {
+DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
+                            std::int64_t k) {
   // Measured on the H200 (bench/RESULTS.md, `nxv-bench --gemm-only --dot-kernels tiled,mid,big`): f32 mid 29.8
-  // TFLOP/s at 4096^3 against tiled 16.8 and big 2.2; f64 1.1 for all three. But there mid and big are not
-  // bit-identical to the reference (most elements 1 ulp off, f32 and f64): the driver fuses their products and
-  // sums despite NoContraction (mid runs as fast with `precise` removed). So nothing picks them: forced only.
-  return DotKernel::tiled;
+  // TFLOP/s at 4096^3 against tiled 16.8 and big 2.2, mid 14.8 against tiled 9.5 at 1024^3; f64 1.1 for all three.
+  // But there mid and big are not bit-identical to the reference (most elements 1 ulp off, f32 and f64): the
+  // driver fuses their products and sums despite NoContraction. So exact never picks them (forced only).
+  // fast's steps are fmas in every variant, so the choice changes speed only: mid where a 64 x 64 tile is filled
+  // and the problem is large enough (>= 2^27 multiply-adds, 512^3) for its longer set-up per tile to pay; below,
+  // tiled, which the fusion compiler can also give an epilogue (LeNet-sized dots).
+  if (precision != Precision::fast || (dtype != DType::f32 && dtype != DType::f64)) return DotKernel::tiled;
+  const double work =
+      static_cast<double>(batches) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  return m >= 64 && n >= 64 && work >= 0x1p27 ? DotKernel::mid : DotKernel::tiled;
 }
 
 std::optional<DotKernel> forced_dot_kernel() {
@@ -153,6 +159,7 @@ struct Problem {
   Axes free_a, free_b;
   std::int64_t batches = 0, m = 0, n = 0, k = 0;
   DotKernel kernel = DotKernel::tiled;
+  bool fast = false;  // fma steps (FAST = 1)
   std::int64_t tiles_n = 0, tiles_m = 0;
 };
 
@@ -169,7 +176,8 @@ std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const
   p.k = extent(a.shape, at.contract_a);
   p.n = extent(b.shape, p.free_b);
   const bool blocked_dtype = out.dtype == DType::f32 || out.dtype == DType::f64;
-  p.kernel = forced_dot_kernel().value_or(choose_dot_kernel(out.dtype, p.batches, p.m, p.n, p.k));
+  p.fast = at.precision == Precision::fast && is_float(out.dtype);
+  p.kernel = forced_dot_kernel().value_or(choose_dot_kernel(at.precision, out.dtype, p.batches, p.m, p.n, p.k));
   if (!blocked_dtype) p.kernel = DotKernel::tiled;
   const Tile tile = tile_of(p.kernel, out.dtype);
   p.tiles_n = (p.n + tile.n - 1) / tile.n;
@@ -187,7 +195,7 @@ DotLaunch launch_of(const OpCall& call, const Tensor& a, const Tensor& b, const 
   l.a = va.buffer;
   l.b = vb.buffer;
   // Consecutive invocations load along K where the operand is contiguous along K (see dot.comp).
-  l.specialization = {va.cols == 1 && va.rows != 1 ? 1 : 0, vb.rows == 1 && vb.cols != 1 ? 1 : 0};
+  l.specialization = {va.cols == 1 && va.rows != 1 ? 1 : 0, vb.rows == 1 && vb.cols != 1 ? 1 : 0, p.fast ? 1 : 0};
   l.push = {static_cast<std::uint32_t>(p.m),
             static_cast<std::uint32_t>(p.n),
             static_cast<std::uint32_t>(p.k),
@@ -240,9 +248,8 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   if (p->batches * p->m * p->n == 0) return true;
   const DotLaunch l = launch_of(call, a, b, *p);
   // (The blocked shader decides vector loads itself from the strides.)
-  const auto [a_along_k, b_along_k] = l.specialization;
-  dispatch_dot(p->kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, a_along_k, b_along_k)
-                                             : blocked_pipeline(p->kernel, out.dtype, a_along_k, b_along_k),
+  dispatch_dot(p->kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, l.specialization)
+                                             : blocked_pipeline(p->kernel, out.dtype, l.specialization),
                l, result);
   return true;
 }

@@ -16,17 +16,20 @@ namespace nxv::vulkan::kernels {
 // tiled: src/vulkan/kernels/dot.comp, 64 x 64 tiles of 4 x 4 scalar blocks, every dtype.
 // mid, big: src/vulkan/kernels/dot_blocked.comp (f32 and f64 only; integers always run `tiled`): vector loads, register
 // double buffering, 64 x 64 tiles (mid) or 128 x 128 (big f32) / 128 x 64 (big f64).
-// Every variant computes the reference backend's accumulation order; lavapipe gives the same bits for all, the
-// H200 does not for mid and big (dot.cpp).
+// Every variant computes the reference backend's accumulation order, in Precision::exact as a rounded product and
+// sum per step (lavapipe gives the same bits for all, the H200 does not for mid and big: dot.cpp), in
+// Precision::fast as one fma per step (the same bits for all variants on one device).
 enum class DotKernel { tiled, mid, big };
 
 const char* dot_kernel_name(DotKernel kernel);
 // "tiled", "mid" or "big"; nullopt for anything else.
 std::optional<DotKernel> parse_dot_kernel(std::string_view name);
 
-// The variant that dot runs for this problem when nothing forces one: `tiled` (mid and big are faster on the H200
-// but not yet bit-identical to the reference there; see dot.cpp).
-DotKernel choose_dot_kernel(DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n, std::int64_t k);
+// The variant that dot runs for this problem when nothing forces one: in exact always `tiled` (mid and big are
+// faster on the H200 but not bit-identical to the reference there; see dot.cpp); in fast `mid` for large float
+// problems, else `tiled`.
+DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
+                            std::int64_t k);
 
 // The variant every float dot runs regardless of size: the one set here (tests), else NXV_DOT_KERNEL (a
 // benchmarking knob: tiled | mid | big | auto; anything else is an nxv::Error at the first dot), else nullopt.
@@ -38,7 +41,7 @@ void force_dot_kernel(std::optional<DotKernel> kernel);
 // epilogue after the store of each output; codegen.hpp's generate_dot_glsl).
 struct DotLaunch {
   BufferPtr a, b;  // the operands as dot.comp reads them (materialised where strides do not collapse)
-  std::array<std::int32_t, 2> specialization{};  // A_ALONG_K, B_ALONG_K
+  std::array<std::int32_t, 3> specialization{};  // A_ALONG_K, B_ALONG_K, FAST
   // dot.comp's push block: m, n, k, batch_base, then the batch, row and column strides of a and of b.
   std::array<std::uint32_t, 10> push{};
   std::uint32_t tiles_n = 0, tiles_m = 0;

@@ -1,7 +1,8 @@
 // OpCode::dot for large f32/f64 problems: the register-blocked GEMM (the host's "mid" and "big" variants,
 // src/vulkan/kernels/dot.cpp). Same contract and operand strides as dot.comp, which still serves integers and
 // small problems: every output is acc = acc + a_k * b_k for k = 0, 1, ..., K-1 in order, the product and the sum
-// each rounded (`precise`: never an fma), so the result is the reference backend's bit for bit. Tiling over M and
+// each rounded (`precise`: never an fma), so the result is the reference backend's bit for bit; with FAST = 1
+// (Precision::fast) each step is one fma in the same order, as in dot.comp, whose fast results it equals. Tiling over M and
 // N, K slabs through shared memory and register blocking reorder nothing within one output's sum.
 //
 // A workgroup of 16 x 16 invocations owns a TM x TN = 16 RM x 16 RN tile; each invocation an RM x RN register
@@ -43,6 +44,7 @@ layout(local_size_x = 256) in;
 // As in dot.comp: which axis an operand is contiguous along (1: K), and so which axis its loads walk.
 layout(constant_id = 0) const int A_ALONG_K = 1;
 layout(constant_id = 1) const int B_ALONG_K = 0;
+layout(constant_id = 2) const int FAST = 0;
 
 layout(std430, binding = 0) readonly buffer InA { A_STORE a_data[]; };
 layout(std430, binding = 0) readonly buffer InAV { VEC a_vec[]; };  // aliases InA
@@ -133,8 +135,8 @@ void store_slab(uint tid) {
   }
 }
 
-// One k of the slab: every output's rounded product, then rounded sum (NoContraction). The H200's driver fuses
-// them anyway (results 1 ulp off the reference; the same speed with `precise` removed: bench/RESULTS.md), written
+// One k of the slab: every output's fma (FAST), or its rounded product, then rounded sum (NoContraction). For the
+// latter the H200's driver fuses them anyway (results 1 ulp off the reference; the same speed with `precise` removed: bench/RESULTS.md), written
 // as a function or, as here, in main; lavapipe keeps them apart.
 #define STEP(KK)                                                                             \
   {                                                                                          \
@@ -144,9 +146,14 @@ void store_slab(uint tid) {
     [[unroll]] for (uint s = 0u; s < RN / VW; ++s) b[s] = b_tile[KK][tx + 16u * s];          \
     [[unroll]] for (uint i = 0u; i < RM; ++i)                                                \
       [[unroll]] for (uint j = 0u; j < RN; ++j) {                                            \
-        precise A_T product = a[i / VW][i % VW] * b[j / VW][j % VW];                         \
-        precise A_T sum = acc[i][j] + product;                                               \
-        acc[i][j] = sum;                                                                     \
+        if (FAST == 1) {                                                                     \
+          precise A_T fused = fma(a[i / VW][i % VW], b[j / VW][j % VW], acc[i][j]);          \
+          acc[i][j] = fused;                                                                 \
+        } else {                                                                             \
+          precise A_T product = a[i / VW][i % VW] * b[j / VW][j % VW];                       \
+          precise A_T sum = acc[i][j] + product;                                             \
+          acc[i][j] = sum;                                                                   \
+        }                                                                                    \
       }                                                                                      \
   }
 

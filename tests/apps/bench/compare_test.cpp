@@ -166,12 +166,12 @@ TEST(BenchCompare, ARemeasureRunsOnlyTheModelsBatchesAndDtypesOfItsRows) {
   EXPECT_EQ(t.models, (std::vector<std::string>{"lenet", "mlp"}));
   EXPECT_EQ(t.batches, (std::vector<std::int64_t>{32, 256}));
   EXPECT_EQ(t.dtypes, (std::vector<std::string>{"f32"}));
-  const Options k = narrowed(o, "kernels", {"kernels.gemm.f32.4096", "kernels.gemm.f64.1024"});
+  const Options k = narrowed(o, "kernels", {"kernels.gemm.f32.exact.4096", "kernels.gemm.f64.fast.1024"});
   EXPECT_TRUE(k.gemm_only);
   EXPECT_EQ(k.gemm, (std::vector<std::int64_t>{1024, 4096}));
   // Other kernels rows (and the PyTorch ones, which --gemm-only leaves out) need the whole suite.
-  EXPECT_FALSE(narrowed(o, "kernels", {"kernels.gemm.f32.4096", "kernels.add.268435456"}).gemm_only);
-  EXPECT_FALSE(narrowed(o, "kernels", {"kernels.gemm.f32.4096.vs_torch"}).gemm_only);
+  EXPECT_FALSE(narrowed(o, "kernels", {"kernels.gemm.f32.exact.4096", "kernels.add.268435456"}).gemm_only);
+  EXPECT_FALSE(narrowed(o, "kernels", {"kernels.gemm.f32.exact.4096.vs_torch"}).gemm_only);
 }
 
 }  // namespace

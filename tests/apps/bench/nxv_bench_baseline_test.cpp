@@ -53,7 +53,7 @@ TEST_F(NxvBenchBaselineCli, WriteThenCompareFlagsRegressionsMissingRowsAndOtherD
   EXPECT_EQ(t.options.count("--write-baseline"), 0u);
   ASSERT_NE(t.find("train.mlp.b2.f32.batching"), nullptr);
   ASSERT_NE(t.find("train.mlp.b2.f32.vs_reference"), nullptr);
-  ASSERT_NE(base.find("kernels")->find("kernels.gemm.f32.64"), nullptr);
+  ASSERT_NE(base.find("kernels")->find("kernels.gemm.f32.fast.64"), nullptr);
 
   const BenchRun headlines = run_bench("--headlines " + file.string(), dir_.path());
   EXPECT_EQ(headlines.exit_code, 0);

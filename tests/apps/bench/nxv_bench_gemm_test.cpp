@@ -35,8 +35,9 @@ TEST(NxvBenchGemm, GemmOnlyMeasuresOneArmPerDtypeAndDotVariant) {
   }
   std::set<std::string> expected;
   for (const char* dtype : {"f32", "f64"})
-    for (const char* variant : {"tiled", "mid", "big"})
-      expected.insert(std::string("kernels.gemm.") + dtype + "." + variant + ".64");
+    for (const char* precision : {"exact", "fast"})
+      for (const char* variant : {"tiled", "mid", "big"})
+        expected.insert(std::string("kernels.gemm.") + dtype + "." + precision + "." + variant + ".64");
   EXPECT_EQ(ids, expected);
 }
 

@@ -138,9 +138,9 @@ TEST_F(NxvBenchCli, SmokeRunWritesEveryExpectedRowAsJsonAndMarkdown) {
     for (const char* dtype : {"f32", "f64"})
       for (const char* what : {"vs_reference", "batching"})
         expected.push_back(std::string("train.") + model + ".b2." + dtype + "." + what);
-  for (const char* id :
-       {"record_op", "dispatch_in_batch", "batching_per_op", "submit_round_trip", "add.65536", "sum.65536",
-        "gemm.f32.64", "gemm.f64.64", "conv.forward", "conv.forward_backward", "cold_start"})
+  for (const char* id : {"record_op", "dispatch_in_batch", "batching_per_op", "submit_round_trip", "add.65536",
+                         "sum.65536", "gemm.f32.exact.64", "gemm.f32.fast.64", "gemm.f64.exact.64", "gemm.f64.fast.64",
+                         "conv.forward", "conv.forward_backward", "cold_start"})
     expected.push_back(std::string("kernels.") + id);
 
   std::map<std::string, const Value*> rows;

@@ -118,11 +118,12 @@ TEST_P(DotVariant, IntegersStillMatchWhenAFloatVariantIsForced) {
 INSTANTIATE_TEST_SUITE_P(VulkanKernels, DotVariant, ::testing::Values(DotKernel::tiled, DotKernel::mid, DotKernel::big),
                          [](const auto& info) { return std::string(kernels::dot_kernel_name(info.param)); });
 
-TEST(VulkanKernels, DotSizeRulePicksTheTiledKernelUntilTheBlockedOnesAreBitIdenticalEverywhere) {
-  // mid and big were 1 ulp off the reference on the H200 (src/vulkan/kernels/dot.cpp): only forcing runs them.
+TEST(VulkanKernels, DotSizeRulePicksTheTiledKernelInExact) {
+  // mid and big were 1 ulp off the reference on the H200 (src/vulkan/kernels/dot.cpp): in exact only forcing runs
+  // them (fast's rule: dot_fast_test.cpp).
   for (DType t : {DType::u8, DType::s32, DType::s64, DType::f32, DType::f64})
     for (std::int64_t n : {8, 784, 4096})
-      EXPECT_EQ(kernels::choose_dot_kernel(t, 1, n, n, n), DotKernel::tiled) << name(t) << " " << n;
+      EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, t, 1, n, n, n), DotKernel::tiled) << name(t) << " " << n;
 }
 
 TEST(VulkanKernels, DotKernelNamesRoundTrip) {

@@ -1,0 +1,326 @@
+// Precision::fast for dot (include/nxv/precision.hpp) on the Vulkan backend: every result within the stated bound
+// gamma(K) * sum_k |a_k b_k| of the exact value (computed here in double, with an error-free product and sum for
+// f64), for every orientation, batches, edge sizes (1, 15, 16, 17, 63, 64, 65, primes, K = 0) and each kernel
+// variant; inf and NaN where the exact mode has them; the same bits run after run and from every variant; fused
+// (jit) = eager within the mode. The exact mode's bit-for-bit parity is dot_test.cpp's and the parity suites'.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nxv/defn.hpp"
+#include "nxv/grad.hpp"
+#include "support/kernels.hpp"
+#include "vulkan/kernels/dot.hpp"
+
+namespace nxv::vulkan::test {
+namespace {
+
+using kernels::DotKernel;
+
+class ForcedDotKernel {
+ public:
+  explicit ForcedDotKernel(std::optional<DotKernel> k) : previous_(kernels::forced_dot_kernel()) {
+    kernels::force_dot_kernel(k);
+  }
+  ~ForcedDotKernel() { kernels::force_dot_kernel(previous_); }
+  ForcedDotKernel(const ForcedDotKernel&) = delete;
+  ForcedDotKernel& operator=(const ForcedDotKernel&) = delete;
+
+ private:
+  std::optional<DotKernel> previous_;
+};
+
+// One problem: `batch` products of [m, k] x [k, n]; a stored as [batch, m, k] or, transposed, [batch, k, m], and b
+// as [batch, k, n] or [batch, n, k]. batch = 0 means no batch axis at all.
+struct Problem {
+  std::int64_t batch, m, k, n;
+  bool a_transposed, b_transposed;
+  std::string text() const {
+    return std::to_string(batch) + "x" + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) +
+           (a_transposed ? " aT" : "") + (b_transposed ? " bT" : "");
+  }
+};
+
+// Canonical values: a[p][i][kk] and b[p][kk][j], uniform in [-4, 4) rounded to the dtype.
+struct Operands {
+  std::vector<double> a, b;  // canonical layouts
+  Tensor ta, tb;             // stored layouts, on the host
+};
+
+double uniform_value(std::uint64_t& state) {
+  state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return static_cast<double>(state >> 11) * 0x1p-53 * 8.0 - 4.0;
+}
+
+Operands operands_of(const Problem& p, DType t, std::uint64_t seed) {
+  const std::int64_t nb = std::max<std::int64_t>(p.batch, 1);
+  Operands o;
+  o.a.resize(nb * p.m * p.k);
+  o.b.resize(nb * p.k * p.n);
+  std::uint64_t state = seed;
+  for (double& v : o.a) v = t == DType::f32 ? static_cast<float>(uniform_value(state)) : uniform_value(state);
+  for (double& v : o.b) v = t == DType::f32 ? static_cast<float>(uniform_value(state)) : uniform_value(state);
+  std::vector<double> sa(o.a.size()), sb(o.b.size());
+  for (std::int64_t q = 0; q < nb; ++q)
+    for (std::int64_t kk = 0; kk < p.k; ++kk) {
+      for (std::int64_t i = 0; i < p.m; ++i) {
+        const double v = o.a[(q * p.m + i) * p.k + kk];
+        sa[p.a_transposed ? (q * p.k + kk) * p.m + i : (q * p.m + i) * p.k + kk] = v;
+      }
+      for (std::int64_t j = 0; j < p.n; ++j) {
+        const double v = o.b[(q * p.k + kk) * p.n + j];
+        sb[p.b_transposed ? (q * p.n + j) * p.k + kk : (q * p.k + kk) * p.n + j] = v;
+      }
+    }
+  Shape shape_a = p.a_transposed ? Shape{p.k, p.m} : Shape{p.m, p.k};
+  Shape shape_b = p.b_transposed ? Shape{p.n, p.k} : Shape{p.k, p.n};
+  if (p.batch > 0) {
+    shape_a.insert(0, p.batch);
+    shape_b.insert(0, p.batch);
+  }
+  o.ta = as_type(tensor(sa, shape_a, reference_backend()), t);
+  o.tb = as_type(tensor(sb, shape_b, reference_backend()), t);
+  return o;
+}
+
+Tensor dot_of(const Problem& p, const Tensor& a, const Tensor& b, std::optional<Precision> precision) {
+  const std::int64_t off = p.batch > 0 ? 1 : 0;
+  const Axes batch = p.batch > 0 ? Axes{0} : Axes{};
+  return dot(a, {p.a_transposed ? off : off + 1}, batch, b, {p.b_transposed ? off + 1 : off}, batch, precision);
+}
+
+// a + b as an unevaluated pair (Knuth's TwoSum) and a * b (by fma): the accurate dot of Ogita, Rump and Oishi
+// (Dot2), as exact as a sum in twice the precision -- the oracle for f64 inputs.
+double accurate_dot(const std::vector<double>& a, const std::vector<double>& b, std::int64_t a0, std::int64_t a_step,
+                    std::int64_t b0, std::int64_t b_step, std::int64_t k, double& abs_sum) {
+  double s = 0, c = 0;
+  abs_sum = 0;
+  for (std::int64_t kk = 0; kk < k; ++kk) {
+    const double x = a[a0 + kk * a_step], y = b[b0 + kk * b_step];
+    const double h = x * y, l = std::fma(x, y, -h);
+    const double t = s + h, z = t - s, e = (s - (t - z)) + (h - z);
+    s = t;
+    c += e + l;
+    abs_sum += std::abs(h);
+  }
+  return s + c;
+}
+
+// Every element of `got` (the problem's result, fast) within gamma(K) * sum|a_k b_k| of the exact value.
+void expect_within_bound(const Problem& p, DType t, const Operands& o, const Tensor& got, const std::string& what) {
+  ASSERT_EQ(got.dtype(), t) << what;
+  const std::vector<double> values = as_type(got.to_host(), DType::f64).to_vector<double>();
+  const double u = t == DType::f32 ? 0x1p-24 : 0x1p-53;
+  const double gamma = static_cast<double>(p.k) * u / (1.0 - static_cast<double>(p.k) * u);
+  const std::int64_t nb = std::max<std::int64_t>(p.batch, 1);
+  int reported = 0;
+  for (std::int64_t q = 0; q < nb; ++q)
+    for (std::int64_t i = 0; i < p.m; ++i)
+      for (std::int64_t j = 0; j < p.n; ++j) {
+        double abs_sum = 0;
+        const double exact =
+            accurate_dot(o.a, o.b, (q * p.m + i) * p.k, 1, q * p.k * p.n + j, p.n, p.k, abs_sum);
+        // The oracle's own rounding (at most 2 ulp of double) on top of the bound.
+        const double bound = gamma * abs_sum + 2 * std::numeric_limits<double>::epsilon() * std::abs(exact);
+        const double value = values[(q * p.m + i) * p.n + j];
+        const double error = std::abs(value - exact);
+        if (!(error <= bound) && reported++ < 3)
+          ADD_FAILURE() << what << " element [" << q << ", " << i << ", " << j << "]: " << value << " is "
+                        << error << " from " << exact << ", more than the bound " << bound;
+      }
+}
+
+std::vector<Problem> edge_problems() {
+  std::vector<Problem> problems;
+  // Sizes around the 16-wide slabs and 64-wide tiles, primes, 1 and K = 0, in every orientation.
+  const std::int64_t sizes[][3] = {{1, 1, 1},     {15, 16, 17}, {17, 15, 16}, {63, 64, 65}, {65, 63, 64},
+                                   {64, 65, 63},  {127, 1, 131}, {1, 131, 127}, {16, 0, 16},  {67, 37, 131}};
+  for (const auto& s : sizes)
+    for (int orientation = 0; orientation < 4; ++orientation)
+      problems.push_back({0, s[0], s[1], s[2], (orientation & 1) != 0, (orientation & 2) != 0});
+  problems.push_back({3, 65, 33, 17, false, false});
+  problems.push_back({2, 17, 64, 65, true, true});
+  return problems;
+}
+
+TEST(VulkanDotFast, EveryVariantIsWithinTheBoundOnEveryOrientationAndEdgeSize) {
+  NXV_REQUIRE_VULKAN();
+  for (const std::optional<DotKernel> variant :
+       {std::optional<DotKernel>(), std::optional(DotKernel::tiled), std::optional(DotKernel::mid),
+        std::optional(DotKernel::big)}) {
+    const ForcedDotKernel forced(variant);
+    const std::string name_of_variant = variant ? kernels::dot_kernel_name(*variant) : "auto";
+    for (DType t : {DType::f32, DType::f64}) {
+      std::uint64_t seed = 1;
+      for (const Problem& p : edge_problems()) {
+        const Operands o = operands_of(p, t, seed++);
+        const Tensor got = dot_of(p, o.ta.to(vulkan::backend()), o.tb.to(vulkan::backend()), Precision::fast);
+        expect_within_bound(p, t, o, got, "fast dot " + name_of_variant + " " + std::string(name(t)) + " " + p.text());
+      }
+    }
+  }
+}
+
+TEST(VulkanDotFast, TheSameBitsRunAfterRunAndFromEveryVariant) {
+  NXV_REQUIRE_VULKAN();
+  for (DType t : {DType::f32, DType::f64}) {
+    // 512^3 is where the size rule takes `mid` in fast; 131 x 67 x 129 leaves partial tiles and slabs.
+    for (const Problem& p : {Problem{0, 512, 512, 512, false, false}, Problem{0, 131, 67, 129, true, false}}) {
+      const Operands o = operands_of(p, t, 7);
+      const Tensor a = o.ta.to(vulkan::backend()), b = o.tb.to(vulkan::backend());
+      const Tensor first = dot_of(p, a, b, Precision::fast).to_host();
+      const std::string what = std::string(name(t)) + " " + p.text();
+      EXPECT_EQ(testing::compare_exact(first, dot_of(p, a, b, Precision::fast).to_host()), "") << what;
+      for (DotKernel k : {DotKernel::tiled, DotKernel::mid, DotKernel::big}) {
+        const ForcedDotKernel forced(k);
+        EXPECT_EQ(testing::compare_exact(first, dot_of(p, a, b, Precision::fast).to_host()), "")
+            << what << ": " << kernels::dot_kernel_name(k) << " differs from the size rule's variant";
+      }
+      expect_within_bound(p, t, o, first, "fast dot " + what);
+    }
+  }
+}
+
+TEST(VulkanDotFast, InfinitiesAndNaNsComeOutWhereTheExactModeHasThem) {
+  NXV_REQUIRE_VULKAN();
+  for (DType t : {DType::f32, DType::f64})
+    for (const std::optional<DotKernel> variant : {std::optional<DotKernel>(), std::optional(DotKernel::mid)}) {
+      const ForcedDotKernel forced(variant);
+      const Tensor a = testing::test_data(t, {67, 37}, 23), b = testing::test_data(t, {37, 70}, 24);
+      const std::vector<double> exact =
+          as_type(dot(a, b, Precision::exact), DType::f64).to_vector<double>();  // the reference backend
+      const std::vector<double> fast =
+          as_type(dot(a.to(vulkan::backend()), b.to(vulkan::backend()), Precision::fast).to_host(), DType::f64)
+              .to_vector<double>();
+      int special = 0;
+      for (std::size_t i = 0; i < exact.size(); ++i) {
+        if (std::isnan(exact[i])) {
+          ++special;
+          EXPECT_TRUE(std::isnan(fast[i])) << name(t) << " element " << i << ": " << fast[i] << ", expected NaN";
+        } else if (std::isinf(exact[i])) {
+          ++special;
+          EXPECT_EQ(fast[i], exact[i]) << name(t) << " element " << i;
+        } else {
+          EXPECT_TRUE(std::isfinite(fast[i])) << name(t) << " element " << i << ": " << fast[i] << " for "
+                                              << exact[i];
+        }
+      }
+      EXPECT_GT(special, 0) << "the test data should hold infinities and NaNs";
+    }
+}
+
+TEST(VulkanDotFast, IntegerDotsAreExactInEitherMode) {
+  NXV_REQUIRE_VULKAN();
+  for (DType t : {DType::s32, DType::s64, DType::u8}) {
+    const Tensor a = testing::test_uniform(t, {65, 33}, 3, 0, 50), b = testing::test_uniform(t, {33, 66}, 4, 0, 50);
+    const Tensor got = dot(a.to(vulkan::backend()), b.to(vulkan::backend()), Precision::fast).to_host();
+    EXPECT_EQ(testing::compare_exact(dot(a, b, Precision::exact), got), "") << name(t);
+  }
+}
+
+TEST(VulkanDotFast, FusedEqualsEagerWithinTheMode) {
+  NXV_REQUIRE_VULKAN();
+  // A dot with an epilogue (bias, relu) that the fusion compiler writes into its copy of the tiled kernel at the
+  // small size, and the 512^3 one that runs `mid` eagerly.
+  for (const std::int64_t n : {std::int64_t{48}, std::int64_t{512}}) {
+    const Tensor x = testing::test_uniform(DType::f32, {n, n}, 5, -2, 2).to(vulkan::backend());
+    const Tensor w = testing::test_uniform(DType::f32, {n, n}, 6, -2, 2).to(vulkan::backend());
+    const Tensor c = testing::test_uniform(DType::f32, {n}, 7, -2, 2).to(vulkan::backend());
+    auto layer = [](const Tensor& x, const Tensor& w, const Tensor& c) { return max(dot(x, w) + c, 0.0); };
+    for (Precision mode : {Precision::exact, Precision::fast}) {
+      const PrecisionScope scope(mode);
+      const Tensor eager = layer(x, w, c).to_host();
+      const Tensor fused = jit(layer)(x, w, c).to_host();
+      EXPECT_EQ(testing::compare_exact(eager, fused), "") << n << " " << to_string(mode);
+    }
+  }
+}
+
+TEST(DotPrecision, TheCallTheScopeAndJitDecideTheMode) {
+  const Tensor a = testing::test_uniform(DType::f32, {4, 3}, 1, -1, 1), b = testing::test_uniform(DType::f32, {3, 2}, 2, -1, 1);
+  auto f = [](const Tensor& a, const Tensor& b) { return dot(a, b); };
+  const Precision before = current_precision();
+  {
+    const PrecisionScope fast(Precision::fast);
+    EXPECT_EQ(current_precision(), Precision::fast);
+    EXPECT_NE(to_string(trace(f, a, b)).find(", fast)"), std::string::npos) << to_string(trace(f, a, b));
+    {
+      const PrecisionScope exact(Precision::exact);
+      EXPECT_EQ(current_precision(), Precision::exact);
+      EXPECT_EQ(to_string(trace(f, a, b)).find("fast"), std::string::npos);
+      // The call's argument wins over the scope.
+      auto named = [](const Tensor& a, const Tensor& b) { return dot(a, b, Precision::fast); };
+      EXPECT_NE(to_string(trace(named, a, b)).find(", fast)"), std::string::npos);
+    }
+    EXPECT_EQ(current_precision(), Precision::fast);
+  }
+  EXPECT_EQ(current_precision(), before);
+  // Integer dots are exact whatever is asked.
+  auto ints = [](const Tensor& a, const Tensor& b) { return dot(a, b, Precision::fast); };
+  EXPECT_EQ(to_string(trace(ints, as_type(a, DType::s32), as_type(b, DType::s32))).find("fast"), std::string::npos);
+
+  // jit: the current mode is part of the cache key; JitOptions::precision fixes it.
+  auto jitted = jit(f);
+  {
+    const PrecisionScope exact(Precision::exact);
+    jitted(a, b);
+    jitted(a, b);
+  }
+  EXPECT_EQ(jitted.trace_count(), 1);
+  {
+    const PrecisionScope fast(Precision::fast);
+    jitted(a, b);
+  }
+  EXPECT_EQ(jitted.trace_count(), 2);
+  auto pinned = jit(f, JitOptions{.precision = Precision::exact});
+  for (Precision mode : {Precision::exact, Precision::fast}) {
+    const PrecisionScope scope(mode);
+    pinned(a, b);
+  }
+  EXPECT_EQ(pinned.trace_count(), 1);
+
+  EXPECT_EQ(parse_precision("fast"), Precision::fast);
+  EXPECT_EQ(parse_precision("exact"), Precision::exact);
+  EXPECT_EQ(parse_precision("Fast"), std::nullopt);
+  EXPECT_EQ(parse_precision(to_string(Precision::exact)), Precision::exact);
+}
+
+TEST(DotPrecision, TheGradientsDotsKeepTheForwardDotsMode) {
+  const Tensor a = testing::test_uniform(DType::f32, {4, 3}, 1, -1, 1), b = testing::test_uniform(DType::f32, {3, 2}, 2, -1, 1);
+  auto loss = [](const Tensor& a, const Tensor& b) { return sum(dot(a, b, Precision::fast)); };
+  const PrecisionScope exact(Precision::exact);  // the backward pass runs under another mode
+  const std::string graph = to_string(trace(grad(loss), a, b));
+  std::size_t dots = 0, fast = 0;
+  for (std::size_t at = graph.find("dot("); at != std::string::npos; at = graph.find("dot(", at + 1)) {
+    ++dots;
+    const std::size_t close = graph.find(')', graph.find(')', at) + 1);
+    if (graph.substr(at, close - at).find("fast") != std::string::npos) ++fast;
+  }
+  EXPECT_GE(dots, 2u) << graph;
+  EXPECT_EQ(fast, dots) << graph;
+}
+
+TEST(DotPrecision, TheReferenceBackendComputesTheExactLoopInBothModes) {
+  // The oracle stays one readable loop: fast is a licence to the device kernels, not another reference.
+  const Tensor a = testing::test_uniform(DType::f32, {33, 65}, 3, -3, 3), b = testing::test_uniform(DType::f32, {65, 17}, 4, -3, 3);
+  EXPECT_EQ(testing::compare_exact(dot(a, b, Precision::exact), dot(a, b, Precision::fast)), "");
+}
+
+TEST(VulkanDotFast, TheSizeRuleTakesTheBlockedKernelOnlyForLargeFloatProblemsInFast) {
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 1, 512, 512, 512), DotKernel::mid);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f64, 1, 4096, 4096, 4096), DotKernel::mid);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 4, 256, 256, 512), DotKernel::mid);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 1, 32, 784, 128), DotKernel::tiled);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 1, 8, 65536, 65536), DotKernel::tiled);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::s32, 1, 4096, 4096, 4096), DotKernel::tiled);
+  for (DType t : {DType::f32, DType::f64})
+    EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, t, 1, 4096, 4096, 4096), DotKernel::tiled);
+}
+
+}  // namespace
+}  // namespace nxv::vulkan::test
