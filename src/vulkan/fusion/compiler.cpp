@@ -171,10 +171,13 @@ class FusedExecutable final : public Executable {
     NXV_CHECK(inputs.size() == graph_.parameters.size(), "jit (vulkan compiler)", "got ", inputs.size(),
               " inputs for a graph of ", graph_.parameters.size(), " parameters");
     OneBatch batch;
-    if (recording_) return replay(inputs);
+    // A body run inside an enclosing call's capture (its first call) neither replays nor captures: a recording
+    // cannot execute inside another, and only one capture runs at a time. It tries on a later call.
+    const bool nested = vulkan::runtime().capturing();
+    if (recording_ && !nested) return replay(inputs);
     const Replay mode = replay_mode(options_);
-    const bool capture = !capture_tried_ && mode != vulkan::Replay::never;
-    capture_tried_ = true;
+    const bool capture = !capture_tried_ && !nested && mode != vulkan::Replay::never;
+    if (!nested) capture_tried_ = true;
     std::vector<Tensor> values(graph_.nodes.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const NodeId p = graph_.parameters[i];
@@ -211,14 +214,21 @@ class FusedExecutable final : public Executable {
     vulkan::RecordingPtr recording = scope.end();
     if (recording == nullptr) {  // spoiled: these values are plain tensors, and later calls run stage by stage
       parameter_buffers_.clear();
+      last_inputs_.clear();
       if (settings::flag(settings::Id::DEBUG))
         std::cerr << "nxv fusion compiler: the graph cannot be replayed (it waits for the device); running it "
                      "stage by stage\n";
       return outputs;
     }
     const vulkan::RecordingStats r = vulkan::stats(*recording);
-    const std::size_t copied = inputs.size() + outputs.size();
+    // A loop step's captured inputs are copied once (copy_inputs), its carry in and out on every iteration, 8
+    // buffers per copy dispatch; any other call copies every input and output.
+    const std::size_t copied =
+        loop_step_
+            ? 2 * ((outputs.size() + vulkan::kernels::kCopiesPerDispatch - 1) / vulkan::kernels::kCopiesPerDispatch)
+            : inputs.size() + outputs.size();
     if (mode == vulkan::Replay::automatic && 2 * static_cast<std::size_t>(r.dispatches) < 3 * copied) {
+      last_inputs_.clear();
       parameter_buffers_.clear();  // the copies would cost what replay saves: run stage by stage from now on
       if (settings::flag(settings::Id::DEBUG))
         std::cerr << "nxv fusion compiler: not replayed: " << r.dispatches << " dispatches for " << copied
@@ -245,7 +255,10 @@ class FusedExecutable final : public Executable {
   }
 
   // Each control node's bodies, compiled like any graph (a body of elementwise ops becomes one fused kernel per
-  // iteration) and run without replay of their own: the enclosing call's capture records their dispatches.
+  // iteration) and run without replay of their own: the enclosing call's capture records their dispatches. But a
+  // while_loop reads its condition back, which spoils the enclosing capture, so its guarded step replays its own
+  // recording (as this executable's options allow): one recorded command buffer per iteration instead of
+  // recording every stage again, the host work that bounds a step of many small stages (a NUTS leaf).
   void compile_bodies() {
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
       const Node& n = graph_.nodes[i];
@@ -258,15 +271,17 @@ class FusedExecutable final : public Executable {
           continue;
         }
       auto& compiled = bodies_[static_cast<NodeId>(i)];
-      for (const auto& body : n.control->bodies) compiled.push_back(compile_body(*body));
+      for (const auto& body : n.control->bodies) compiled.push_back(compile_body(*body, vulkan::Replay::never));
       // A while_loop's iteration as one graph (kGuardedWhileStep): its condition and its per-carry selects fuse
       // into the body's kernels instead of costing a dispatch each.
-      if (n.control->kind == ControlFlow::Kind::while_loop)
-        compiled.push_back(compile_body(guarded_while_step(*n.control)));
+      if (n.control->kind == ControlFlow::Kind::while_loop) {
+        compiled.push_back(compile_body(guarded_while_step(*n.control), options_.replay));
+        compiled.back()->loop_step_ = true;
+      }
     }
   }
 
-  static std::unique_ptr<FusedExecutable> compile_body(const Graph& body) {
+  static std::unique_ptr<FusedExecutable> compile_body(const Graph& body, vulkan::Replay replay) {
     Signature sig{Structure{Structure::Kind::list, {}, {}}, {}, {}, {}};
     for (NodeId p : body.parameters) {
       sig.structure.children.emplace_back();
@@ -274,7 +289,7 @@ class FusedExecutable final : public Executable {
       sig.weak.push_back(body.nodes[p].weak);
       sig.backends.push_back(&vulkan::backend());
     }
-    return std::make_unique<FusedExecutable>(body, sig, vulkan::CompilerOptions{.replay = vulkan::Replay::never});
+    return std::make_unique<FusedExecutable>(body, sig, vulkan::CompilerOptions{.replay = replay});
   }
 
   std::vector<Tensor> replay(std::span<const Tensor> inputs) {
@@ -285,11 +300,17 @@ class FusedExecutable final : public Executable {
 
   // Into the buffers the recording reads, as few dispatches (copy_buffers) rather than a transfer per input, which
   // measured faster on the H200 (bench/RESULTS.md, "Replay's copies").
+  // An input in the same buffer as the last call's is not copied again (tensors are immutable, and holding the
+  // buffer keeps it from being reused): a loop's captured data and constants are copied once, not per iteration.
   void copy_inputs(std::span<const Tensor> inputs) {
     std::vector<vulkan::kernels::BufferCopy> copies;
-    for (std::size_t i = 0; i < inputs.size(); ++i)
-      copies.push_back({vulkan::buffer_of(inputs[i], "jit (vulkan compiler)"), parameter_buffers_[i],
-                        byte_size(graph_.nodes[graph_.parameters[i]].type)});
+    last_inputs_.resize(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const vulkan::BufferPtr& from = vulkan::buffer_of(inputs[i], "jit (vulkan compiler)");
+      if (from == last_inputs_[i]) continue;
+      last_inputs_[i] = from;
+      copies.push_back({from, parameter_buffers_[i], byte_size(graph_.nodes[graph_.parameters[i]].type)});
+    }
     vulkan::kernels::copy_buffers(copies);
   }
 
@@ -435,8 +456,10 @@ class FusedExecutable final : public Executable {
   std::vector<CompiledStage> compiled_;
   bool constants_placed_ = false;
   bool capture_tried_ = false;
+  bool loop_step_ = false;  // a while_loop's guarded step: called once per iteration with the same captured inputs
   vulkan::RecordingPtr recording_;                         // after a complete capture
   std::vector<vulkan::BufferPtr> parameter_buffers_;       // the recording reads its inputs from these
+  std::vector<vulkan::BufferPtr> last_inputs_;             // copied into them by the last call
   std::vector<vulkan::BufferPtr> output_buffers_;          // and writes its outputs into these
   std::map<NodeId, std::vector<Tensor>> control_results_;  // during a call: the results of the control nodes run
   std::map<NodeId, std::vector<std::unique_ptr<FusedExecutable>>> bodies_;  // per control node, its bodies compiled

@@ -9,7 +9,7 @@
 namespace nxv::vulkan::kernels {
 
 void copy_buffers(std::span<const BufferCopy> copies) {
-  constexpr std::size_t kPairs = 8;
+  constexpr std::size_t kPairs = kCopiesPerDispatch;
   constexpr std::uint64_t kMaxGroupsX = 65535;
   const Pipeline* pipeline = runtime().pipeline("copy_many");
   std::vector<const BufferCopy*> pending;

@@ -47,6 +47,7 @@ struct BufferCopy {
   std::size_t bytes = 0;
 };
 void copy_buffers(std::span<const BufferCopy> copies);
+inline constexpr std::size_t kCopiesPerDispatch = 8;  // copy_buffers' pairs per dispatch of copy_many.comp
 // movement.cpp: elements [0, count) of `dst` set to one element's bits (see element_bits).
 void fill(const BufferPtr& dst, DType dtype, std::uint64_t count, std::uint64_t bits);
 // creation.cpp: `value` converted to `dtype` by the cast rule (reference/dtype_dispatch.hpp's convert and

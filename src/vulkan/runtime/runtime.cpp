@@ -170,6 +170,11 @@ class RuntimeImpl final : public Runtime {
     return true;
   }
 
+  bool capturing() override {
+    std::lock_guard lock(mutex_);
+    return stream_.capture() != nullptr;
+  }
+
   RecordingPtr end_capture() override {
     std::lock_guard lock(mutex_);
     // A capture spoiled by someone else's work may have been followed by another thread's: not ours to end.

@@ -91,6 +91,8 @@ class Runtime {
   // upload, a download, a flush, work from another thread) spoils the capture: what it recorded runs in order
   // and end_capture returns nullptr. One capture at a time: false (and no capture) while another one runs.
   virtual bool begin_capture() = 0;
+  // Whether a capture runs (on any thread): a recording cannot be replayed into it, nor another one begun.
+  virtual bool capturing() = 0;
   // Ends the capture and executes its recording once in the pending batch; the recording, or nullptr if spoiled.
   virtual RecordingPtr end_capture() = 0;
   // Executes a recording again in the pending batch, after the work recorded before and before the work after.

@@ -184,5 +184,74 @@ TEST(VulkanControlFlow, VectorizedWhileLoopFusesItsGuardIntoTheBody) {
   EXPECT_LE(dispatches, 3u * 15u + 8u) << "the condition's reduction and two fused kernels per iteration";
 }
 
+// The guarded step of a while_loop replays its own recording (the enclosing call's capture is spoiled by the
+// condition's read-back): in the first call its first iteration runs inside that capture, stage by stage, its
+// second is recorded and the rest replay; from the second call on every guarded iteration is one replay -- with
+// the reference's bits, also when the loop's captured data changes (copy_inputs skips only an unchanged buffer).
+TEST(VulkanControlFlow, WhileLoopStepReplaysItsRecording) {
+  if (!vulkan::available()) GTEST_SKIP() << "no usable Vulkan device";
+  Backend& vk = vulkan::backend();
+  using C = std::tuple<Tensor, Tensor, Tensor>;
+  // Enough stages that replay pays (a reduction per iteration into the carry, elementwise work on two domains).
+  const auto per_example = [](const Tensor& limit, const Tensor& x, const Tensor& w) {
+    const C out = while_loop([&](const C& c) { return less(std::get<0>(c), limit); },
+                             [&](const C& c) {
+                               const Tensor& v = std::get<1>(c);
+                               const Tensor s = sum(v * w);
+                               return C(std::get<0>(c) + 1.0, tanh(v * 1.5 - s * 0.125) + w,
+                                        std::get<2>(c) + as_type(greater(s, 0.0), DType::s32));
+                             },
+                             C(scalar(0.0, DType::f32, x.backend()), x, scalar(0, DType::s32, x.backend())));
+    return std::vector<Tensor>{std::get<0>(out), std::get<1>(out), std::get<2>(out)};
+  };
+  const auto batched = [&](const std::vector<Tensor>& in) {
+    return vectorize(per_example, {0, 0, not_batched})(in[0], in[1], in[2]);
+  };
+  const Tensor limits = tensor<float>({1, 8, 3, 5, 2, 7, 4, 6}, {8}, reference_backend());
+  auto f = jit(batched, {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
+  std::vector<std::uint64_t> replays;
+  for (int call = 0; call < 4; ++call) {
+    // The data changes on the last call: its step must read the new w.
+    const std::vector<Tensor> inputs{limits, rand({8, 3}, 9), rand({3}, call < 3 ? 10 : 11)};
+    const std::vector<Tensor> want = batched(inputs);
+    vulkan::flush();
+    const vulkan::Counters before = vulkan::counters();
+    const std::vector<Tensor> got = f(testing::to_backend(inputs, vk));
+    for (std::size_t i = 0; i < want.size(); ++i)
+      EXPECT_EQ(testing::compare_exact(want[i], got[i].to_host()), "") << "call " << call << ", output " << i;
+    replays.push_back(vulkan::counters().replays - before.replays);
+  }
+  std::cerr << "guarded steps replayed per call: " << replays[0] << ", " << replays[1] << ", " << replays[2] << ", "
+            << replays[3] << "\n";
+  // Chunks of 1, 2, 4, 8 guarded iterations cover the 9 checks of the longest example.
+  EXPECT_GE(replays[1], 9u);
+  EXPECT_LE(replays[1], 15u);
+  EXPECT_EQ(replays[0], replays[1] - 2) << "the first call: one step inside the capture, one recorded";
+  EXPECT_EQ(replays[2], replays[1]);
+  EXPECT_EQ(replays[3], replays[1]) << "new data, the same trip counts";
+}
+
+// NXV_REPLAY's `never` (here by the compiler's options) reaches the loop's step: no replay, the same bits.
+TEST(VulkanControlFlow, WhileLoopStepFollowsTheReplayOption) {
+  if (!vulkan::available()) GTEST_SKIP() << "no usable Vulkan device";
+  Backend& vk = vulkan::backend();
+  const auto f = [](const std::vector<Tensor>& in) {
+    using C = std::pair<Tensor, Tensor>;
+    const C out = while_loop([&](const C& c) { return less(c.first, 12.0); },
+                             [&](const C& c) { return C(c.first + 1.0, tanh(c.second * in[1] - sum(c.second))); },
+                             C(scalar(0.0, DType::f32, in[0].backend()), in[0]));
+    return std::vector<Tensor>{out.first, out.second};
+  };
+  const std::vector<Tensor> inputs{rand({6}, 12), rand({6}, 13)};
+  const std::vector<Tensor> want = f(inputs);
+  auto never = jit(f, {.compiler = vulkan::compiler({.replay = vulkan::Replay::never})});
+  for (int call = 0; call < 2; ++call) {
+    const vulkan::Counters before = vulkan::counters();
+    const std::vector<Tensor> got = never(testing::to_backend(inputs, vk));
+    for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(testing::compare_exact(want[i], got[i].to_host()), "");
+    EXPECT_EQ(vulkan::counters().replays - before.replays, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace nxv
