@@ -7,7 +7,10 @@
 //          (NVIDIA does; lavapipe may split it into the rounded product and sum), and whichever kernel variant
 //          (tiling, register blocking, vector loads) is fastest for the shape. Every output is within
 //          gamma(K) * sum_k |a_k * b_k| of the exact value, gamma(K) = K u / (1 - K u), u = 2^-24 (f32) or 2^-53
-//          (f64); never TF32 or any accumulation narrower than the dtype. inf and NaN come out where exact's do.
+//          (f64); never TF32 or any accumulation narrower than the dtype. From inf and NaN inputs, inf and NaN
+//          come out where exact's do; but a product that overflows is not inf inside an fma (fma(2^100, 2^100,
+//          -inf) is -inf where exact's rounded 2^200 + -inf is NaN in f32), so with huge finite inputs the two
+//          may differ in which non-finite value they give.
 //
 // The mode of a dot is fixed when the dot is called (or traced, inside jit): the `precision` argument of the call,
 // else the innermost PrecisionScope of the thread, else jit's JitOptions::precision while tracing, else the
