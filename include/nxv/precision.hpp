@@ -13,8 +13,9 @@
 //          may differ in which non-finite value they give.
 //
 // The mode of a dot is fixed when the dot is called (or traced, inside jit): the `precision` argument of the call,
-// else the innermost PrecisionScope of the thread, else jit's JitOptions::precision while tracing, else the
-// process default: `NXV_PRECISION` (README, "Environment variables"), `fast` unless set, as in PyTorch and JAX.
+// else the thread's innermost PrecisionScope (jit opens one while tracing, with JitOptions::precision or, unset, the
+// mode current at the jitted call), else the process default: `NXV_PRECISION` (README, "Environment variables"),
+// `fast` unless set, as in PyTorch and JAX.
 // Integer dots are exact in both modes. conv runs its exact kernels in both modes for now.
 #pragma once
 #include <cstdint>

@@ -14,26 +14,13 @@
 
 #include "nxv/defn.hpp"
 #include "nxv/grad.hpp"
+#include "support/dot_kernels.hpp"
 #include "support/kernels.hpp"
-#include "vulkan/kernels/dot.hpp"
 
 namespace nxv::vulkan::test {
 namespace {
 
 using kernels::DotKernel;
-
-class ForcedDotKernel {
- public:
-  explicit ForcedDotKernel(std::optional<DotKernel> k) : previous_(kernels::forced_dot_kernel()) {
-    kernels::force_dot_kernel(k);
-  }
-  ~ForcedDotKernel() { kernels::force_dot_kernel(previous_); }
-  ForcedDotKernel(const ForcedDotKernel&) = delete;
-  ForcedDotKernel& operator=(const ForcedDotKernel&) = delete;
-
- private:
-  std::optional<DotKernel> previous_;
-};
 
 // One problem: `batch` products of [m, k] x [k, n]; a stored as [batch, m, k] or, transposed, [batch, k, m], and b
 // as [batch, k, n] or [batch, n, k]. batch = 0 means no batch axis at all.

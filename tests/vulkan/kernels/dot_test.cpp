@@ -6,25 +6,13 @@
 
 #include <optional>
 
+#include "support/dot_kernels.hpp"
 #include "support/kernels.hpp"
-#include "vulkan/kernels/dot.hpp"
 
 namespace nxv::vulkan::test {
 namespace {
 
 using kernels::DotKernel;
-
-// Forces a variant for the scope of a test, then restores whatever was forced before.
-class ForcedDotKernel {
- public:
-  explicit ForcedDotKernel(DotKernel k) : previous_(kernels::forced_dot_kernel()) { kernels::force_dot_kernel(k); }
-  ~ForcedDotKernel() { kernels::force_dot_kernel(previous_); }
-  ForcedDotKernel(const ForcedDotKernel&) = delete;
-  ForcedDotKernel& operator=(const ForcedDotKernel&) = delete;
-
- private:
-  std::optional<DotKernel> previous_;
-};
 
 struct Case {
   Shape a, b;
