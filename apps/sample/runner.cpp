@@ -94,7 +94,13 @@ RunResult run_sampling(const SampleAppOptions& o, std::FILE* log) {
   r.summary = r.samples.summary().to_string();
   if (r.samples.warmup_divergences > 0)
     r.summary += "(and " + std::to_string(r.samples.warmup_divergences) + " during warm-up)\n";
-  if (out) std::fprintf(out, "\n%s\n", r.summary.c_str());
+  if (out) {
+    const mcmc::Timing& t = r.samples.timing;
+    std::fprintf(out,
+                 "\n%s\ntime: %.2f s set-up, %.2f s first iteration (tracing and compiling), %.2f s warm-up, "
+                 "%.2f s sampling\n",
+                 r.summary.c_str(), t.setup, t.first_iteration, t.warmup, t.sampling);
+  }
   const std::map<std::string, std::string> metadata{{"model", built.name},
                                                     {"sampler", o.sampler},
                                                     {"chains", std::to_string(o.chains)},

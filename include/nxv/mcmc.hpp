@@ -95,6 +95,14 @@ struct SampleOptions {
   std::function<void(const Progress&)> on_progress;
 };
 
+// Where a run's wall time went, in seconds (each phase ends with a read-back, so it includes its GPU work).
+struct Timing {
+  double setup = 0;            // keys, initial points and the first step-size search (their compiling included)
+  double first_iteration = 0;  // the first transition: tracing, compiling and running the step
+  double warmup = 0;           // the other warm-up iterations, with the step-size searches at window ends
+  double sampling = 0;         // the draws, until the last one is on the host
+};
+
 struct Samples {
   std::vector<std::string> names;  // the model's parameters, in declaration order
   Params draws;                    // constrained, each [chains, samples, shape...]
@@ -106,6 +114,7 @@ struct Samples {
   Tensor step_size;                // [chains], after warm-up
   Tensor inverse_mass;             // [chains, d], after warm-up
   std::int64_t warmup_divergences = 0;
+  Timing timing;
   // The summary table of every parameter (include/nxv/mcmc_diagnostics.hpp) with the sampling divergences.
   Summary summary() const;
 };

@@ -1,6 +1,7 @@
 // mcmc::sample: every chain at once, one jitted step per iteration (the vectorized transition and adaptation),
 // Stan's warm-up, and the draws assembled into Samples at the end.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -153,6 +154,17 @@ Start initial_points(const Model& model, const LogDensity& f, const SampleOption
 
 Samples sample(const Model& model, const SampleOptions& o) {
   check_options(model, o);
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point phase_start = Clock::now();
+  // The seconds since the last phase ended, after `done` is on the host (so the phase's GPU work is in it).
+  const auto end_phase = [&](const Tensor& done) {
+    (void)done.to_host();
+    const Clock::time_point now = Clock::now();
+    const double s = std::chrono::duration<double>(now - phase_start).count();
+    phase_start = now;
+    return s;
+  };
+  Timing timing;
   Backend& be = o.backend ? *o.backend : default_backend();
   const LogDensity f = unconstrained_log_density(model);
   const std::int64_t C = o.chains, d = model.dimension();
@@ -214,6 +226,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
   std::int64_t divergences = 0, window = 0;
   std::size_t counted = 0;  // sampling iterations whose divergences `divergences` holds
   if (o.warmup > 0 && o.adapt_step_size) restart(window++);
+  timing.setup = end_phase(state[3]);
   for (std::int64_t i = 0; i < total; ++i) {
     const bool warm = i < o.warmup;
     const bool in_window = warm && o.adapt_mass_matrix && windows.in_window[i];
@@ -222,11 +235,13 @@ Samples sample(const Model& model, const SampleOptions& o) {
     std::vector<Tensor> out = step(chain_keys, state, control);
     std::copy(out.begin(), out.begin() + state.size(), state.begin());
     const std::size_t s = state.size();
+    if (i == 0) timing.first_iteration = end_phase(state[3]);
     if (warm) {
       warmup_diverging.push_back(out[s + 1]);
       if (window_end && o.adapt_step_size) restart(window++);
       if (i + 1 == o.warmup && o.adapt_step_size)
         state[3] = detail::final_step_size(detail::unpack(std::span(state).subspan(3)));
+      if (i + 1 == o.warmup && i > 0) timing.warmup = end_phase(state[3]);
     } else {
       q.push_back(out[0]);
       lp.push_back(out[1]);
@@ -247,10 +262,12 @@ Samples sample(const Model& model, const SampleOptions& o) {
   }
 
   Samples r;
+  r.log_density = stack_iterations(lp);  // the last draws on the host: the sampling phase's end
+  timing.sampling = end_phase(r.log_density);
+  r.timing = timing;
   for (const ParamSpec& p : model.params) r.names.push_back(p.name);
   r.unconstrained = stack_iterations(q);
   r.draws = constrain(model, r.unconstrained);
-  r.log_density = stack_iterations(lp);
   r.accept_stat = stack_iterations(accept);
   r.energy = stack_iterations(energy);
   r.diverging = stack_iterations(diverging);

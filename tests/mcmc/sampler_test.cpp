@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "mcmc/adaptation.hpp"
@@ -307,6 +308,18 @@ TEST(McmcSampleErrors, ProgressIsReported) {
   };
   mcmc::sample(small_model(), o);
   EXPECT_EQ(seen, (std::vector<std::int64_t>{10, 20, 30, 40, 50, 52}));
+}
+
+// The phases partition the call's wall time: none negative, none missing (each of these runs has every phase),
+// and together no more than the whole call. Not a speed test: it checks which clock each phase reads.
+TEST(McmcSampleErrors, TimingSplitsTheRunIntoItsPhases) {
+  const mcmc::SampleOptions o = small_run(mcmc::Sampler::nuts, reference_backend(), 2);
+  const auto start = std::chrono::steady_clock::now();
+  const mcmc::Samples r = mcmc::sample(small_model(), o);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const mcmc::Timing& t = r.timing;
+  for (double phase : {t.setup, t.first_iteration, t.warmup, t.sampling}) EXPECT_GT(phase, 0.0);
+  EXPECT_LE(t.setup + t.first_iteration + t.warmup + t.sampling, wall);
 }
 
 }  // namespace

@@ -60,6 +60,9 @@ McmcResult run_ours(const McmcCase& c, const std::string& sampler, Backend& back
   out.grad_evals = sum(as_type(r.num_steps, DType::f64)).item();  // reads back: the run is over
   out.wall_s = seconds_since(start);
   out.sampling_s = std::chrono::duration<double>(Clock::now() - sampling_start).count();
+  out.setup_s = r.timing.setup;
+  out.first_iteration_s = r.timing.first_iteration;
+  out.warmup_s = r.timing.warmup;
   out.ess_bulk_min = INFINITY;
   for (const std::string& name : r.names) {
     const Tensor& d = r.draws.at(name);
@@ -214,8 +217,11 @@ SuiteReport run_mcmc_suite(const Options& o) {
       std::fprintf(stderr, "[mcmc] %s: our %s\n", c.label().c_str(), sampler.c_str());
       ours.push_back(run_ours(c, sampler, gpu));
       const McmcResult& r = ours.back();  // on stderr at once: a run cut short still leaves its numbers
-      std::fprintf(stderr, "[mcmc] %s: wall %.3g s, sampling %.3g s, %.6g grad evals, min bulk ESS %.6g\n",
-                   r.id.c_str(), r.wall_s, r.sampling_s, r.grad_evals, r.ess_bulk_min);
+      std::fprintf(stderr,
+                   "[mcmc] %s: wall %.3g s (set-up %.3g, first iteration %.3g, warm-up %.3g), sampling %.3g s, "
+                   "%.6g grad evals, min bulk ESS %.6g\n",
+                   r.id.c_str(), r.wall_s, r.setup_s, r.first_iteration_s, r.warmup_s, r.sampling_s, r.grad_evals,
+                   r.ess_bulk_min);
     }
   vulkan::release_cached_memory();  // leave the device memory to JAX
   const NumpyroRun peer = run_numpyro_peer(o, dir);

@@ -34,12 +34,13 @@ void write_mcmc_peer_inputs(const std::filesystem::path& dir, const std::vector<
 
 // What one sampler run gives, ours or NumPyro's.
 struct McmcResult {
-  std::string id;                  // "<case id>.hmc" / "<case id>.nuts"
-  double wall_s = 0;               // warm-up and sampling
-  double sampling_s = 0;           // the sampling phase alone
-  double grad_evals = 0;           // leapfrog steps of the sampling phase, all chains
-  double ess_bulk_min = 0;         // the smallest bulk ESS over the parameters
-  std::vector<double> means, sds;  // per parameter element: alpha, beta[0], ...
+  std::string id;                                           // "<case id>.hmc" / "<case id>.nuts"
+  double wall_s = 0;                                        // warm-up and sampling
+  double sampling_s = 0;                                    // the sampling phase alone
+  double grad_evals = 0;                                    // leapfrog steps of the sampling phase, all chains
+  double ess_bulk_min = 0;                                  // the smallest bulk ESS over the parameters
+  std::vector<double> means, sds;                           // per parameter element: alpha, beta[0], ...
+  double setup_s = 0, first_iteration_s = 0, warmup_s = 0;  // ours only: mcmc::Timing's phases
 };
 
 // NumPyro's results: available when the script ran with jax and numpyro (exit 0); `status` says why not

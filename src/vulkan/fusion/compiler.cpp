@@ -1,5 +1,5 @@
 // The Vulkan fusion compiler's Compiler and Executable: plans stages (plan.hpp), generates and compiles one
-// kernel per fused region at compile time (codegen.hpp, shader_cache.hpp), and runs a call's stages into one
+// kernel per fused region at compile time (compile_kernels.hpp, in parallel), and runs a call's stages into one
 // batch: fused stages as dispatches of their generated pipelines, the others through apply() as eagerly. A control
 // node's bodies are compiled the same way and run once per iteration.
 //
@@ -28,10 +28,10 @@
 #include "trace/control_flow.hpp"
 #include "trace/evaluate.hpp"
 #include "vulkan/fusion/codegen.hpp"
+#include "vulkan/fusion/compile_kernels.hpp"
 #include "vulkan/fusion/epilogue.hpp"
 #include "vulkan/fusion/looped.hpp"
 #include "vulkan/fusion/plan.hpp"
-#include "vulkan/fusion/shader_cache.hpp"
 #include "vulkan/kernels/conv.hpp"
 #include "vulkan/kernels/dot.hpp"
 #include "vulkan/kernels/kernels.hpp"
@@ -103,7 +103,7 @@ std::vector<const Kernel*> parts_of(const Kernel& k) {
 
 struct CompiledStage {
   const vulkan::Pipeline* pipeline = nullptr;  // fused stages with a non-empty domain
-  std::string shader;                          // contraction stages: the generated dot kernel
+  std::string shader;                          // the generated kernel (contractions make pipelines per layout)
   vulkan::kernels::Grid grid;
   std::int64_t chunks = 1;          // reduction stages: workgroups per output (more than one: an eager second pass)
   std::vector<std::uint32_t> push;  // reduction stages: the kernel's and its epilogue's push constants
@@ -118,6 +118,8 @@ class FusedExecutable final : public Executable {
     plan_ = plan_stages(graph_, fusion != "0", vulkan::kMaxBindings, fusion != "elementwise");
     compiled_.resize(plan_.stages.size());
     std::vector<int> last_use(graph_.nodes.size(), -1);
+    std::vector<KernelJob> jobs;  // the kernels to compile, all at once below
+    std::vector<std::size_t> job_stages;
     for (std::size_t s = 0; s < plan_.stages.size(); ++s) {
       const Stage& st = plan_.stages[s];
       if (st.kind == Stage::Kind::eager) {
@@ -128,9 +130,8 @@ class FusedExecutable final : public Executable {
       for (const Kernel* part : parts_of(st.kernel))
         for (const Read& r : part->reads) last_use[r.node] = static_cast<int>(s);
       if (st.kind == Stage::Kind::contraction) {  // its pipeline depends on the operands' layout: see run_contraction
-        const ShaderCache::Entry entry = shader_cache().get(generate_glsl(graph_, st.kernel));
-        vulkan::register_runtime_shader(entry.name, *entry.spirv);
-        compiled_[s].shader = entry.name;
+        jobs.push_back({&st.kernel, false});
+        job_stages.push_back(s);
         continue;
       }
       std::uint64_t groups = 0;
@@ -148,10 +149,14 @@ class FusedExecutable final : public Executable {
                  vulkan::kernels::kGroupSize;
       }
       if (groups == 0) continue;
-      const ShaderCache::Entry entry = shader_cache().get(generate_glsl(graph_, st.kernel));
-      vulkan::register_runtime_shader(entry.name, *entry.spirv);
-      compiled_[s].pipeline = vulkan::runtime().pipeline(entry.name);
+      jobs.push_back({&st.kernel, true});
+      job_stages.push_back(s);
       compiled_[s].grid = vulkan::kernels::grid_for_groups(groups);
+    }
+    const std::vector<CompiledKernel> kernels = compile_kernels(graph_, jobs);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      compiled_[job_stages[j]].shader = kernels[j].shader;
+      compiled_[job_stages[j]].pipeline = kernels[j].pipeline;
     }
     for (NodeId o : graph_.outputs) last_use[o] = std::numeric_limits<int>::max();
     for (std::size_t x = 0; x < last_use.size(); ++x)
@@ -250,7 +255,8 @@ class FusedExecutable final : public Executable {
     if (constants_placed_) return;
     place_constants(graph_, vk);
     for (auto& [node, executables] : bodies_)
-      for (auto& e : executables) e->place_constants_once(vk);
+      for (auto& e : executables)
+        if (e) e->place_constants_once(vk);
     constants_placed_ = true;
   }
 
@@ -271,14 +277,28 @@ class FusedExecutable final : public Executable {
           continue;
         }
       auto& compiled = bodies_[static_cast<NodeId>(i)];
-      for (const auto& body : n.control->bodies) compiled.push_back(compile_body(*body, vulkan::Replay::never));
+      // A while_loop on the device runs only its guarded step (below): its condition and body are compiled when
+      // first asked for (body_of), which saves half its compile time (the body is most of the step).
+      const bool is_while = n.control->kind == ControlFlow::Kind::while_loop;
+      for (const auto& body : n.control->bodies)
+        compiled.push_back(is_while ? nullptr : compile_body(*body, vulkan::Replay::never));
       // A while_loop's iteration as one graph (kGuardedWhileStep): its condition and its per-carry selects fuse
       // into the body's kernels instead of costing a dispatch each.
-      if (n.control->kind == ControlFlow::Kind::while_loop) {
+      if (is_while) {
         compiled.push_back(compile_body(guarded_while_step(*n.control), options_.replay));
         compiled.back()->loop_step_ = true;
       }
     }
+  }
+
+  // Body b of control node `id`, compiled now if compile_bodies left it for later.
+  FusedExecutable& body_of(NodeId id, std::size_t b) {
+    std::unique_ptr<FusedExecutable>& e = bodies_.at(id)[b];
+    if (!e) {
+      e = compile_body(*graph_.nodes[id].control->bodies[b], vulkan::Replay::never);
+      e->place_constants_once(vulkan::backend());
+    }
+    return *e;
   }
 
   static std::unique_ptr<FusedExecutable> compile_body(const Graph& body, vulkan::Replay replay) {
@@ -345,7 +365,7 @@ class FusedExecutable final : public Executable {
     if (n.kind == NodeKind::control) {
       const auto& bodies = bodies_.at(id);
       control_results_[id] = run_control(
-          *n.control, args, [&](std::size_t b, std::span<const Tensor> in) { return bodies[b]->run(in); },
+          *n.control, args, [&](std::size_t b, std::span<const Tensor> in) { return body_of(id, b).run(in); },
           n.control->kind == ControlFlow::Kind::while_loop ? bodies.back()->stage_count() : 0);
       return {};
     }

@@ -114,16 +114,24 @@ std::optional<std::filesystem::path> ShaderCache::file_for(const std::string& gl
 
 ShaderCache::Entry ShaderCache::get(const std::string& glsl) {
   const std::string key = cache_key(glsl);
-  std::lock_guard lock(mutex_);
-  if (auto it = memory_.find(key); it != memory_.end()) {
-    ++stats_.memory_hits;
-    return it->second;
-  }
   const std::string name = "fused_" + hex(key_hash(key));
+  std::optional<std::filesystem::path> directory;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = memory_.find(key); it != memory_.end()) {
+      ++stats_.memory_hits;
+      return it->second;
+    }
+    directory = directory_;
+  }
+  // The disk and shaderc work runs unlocked, so that threads compiling different kernels (the fusion compiler
+  // compiles a plan's kernels in parallel) do not wait for each other. Two threads that miss on the same source
+  // both compile it; the first to finish wins, and the bits are the same.
   const auto key_bytes = std::as_bytes(std::span<const char>(key.data(), key.size()));
   std::optional<std::filesystem::path> file;
-  if (directory_) file = *directory_ / "spirv" / (name.substr(6) + ".spv");
+  if (directory) file = *directory / "spirv" / (name.substr(6) + ".spv");
   std::shared_ptr<const Spirv> spirv;
+  bool from_disk = false, rejected = false;
   if (file) {
     const bool present = std::filesystem::exists(*file);  // before a corrupt file is removed
     // A right checksum over wrong words is still wrong: the driver trusts SPIR-V, so it is validated first.
@@ -131,25 +139,27 @@ ShaderCache::Entry ShaderCache::get(const std::string& glsl) {
       auto words = std::make_shared<Spirv>(payload->size() / 4);
       std::memcpy(words->data(), payload->data(), payload->size());
       spirv = std::move(words);
-      ++stats_.disk_hits;
-    } else if (present) {
-      ++stats_.disk_rejected;  // foreign (kept), or corrupt (removed, named on stderr): recompiled and rewritten below
+      from_disk = true;
+    } else {
+      rejected = present;  // foreign (kept), or corrupt (removed, named on stderr): recompiled and rewritten below
     }
   }
+  bool unwritable = false;
   if (!spirv) {
     spirv = std::make_shared<const Spirv>(compile_glsl(glsl, name));
-    ++stats_.compiles;
-    if (file && !vulkan::write_cache_entry(*file, kEntryKind, key_bytes, std::as_bytes(std::span(*spirv)))) {
-      std::fprintf(stderr,
-                   "nxv: warning: cannot write the shader cache directory %s; compiled shaders are kept in memory "
-                   "only for the rest of this process\n",
-                   directory_->c_str());
-      directory_.reset();
-    }
+    unwritable = file && !vulkan::write_cache_entry(*file, kEntryKind, key_bytes, std::as_bytes(std::span(*spirv)));
   }
-  Entry entry{name, std::move(spirv)};
-  memory_.emplace(key, entry);
-  return entry;
+  std::lock_guard lock(mutex_);
+  ++(from_disk ? stats_.disk_hits : stats_.compiles);
+  if (rejected) ++stats_.disk_rejected;
+  if (unwritable && directory_) {
+    std::fprintf(stderr,
+                 "nxv: warning: cannot write the shader cache directory %s; compiled shaders are kept in memory "
+                 "only for the rest of this process\n",
+                 directory_->c_str());
+    directory_.reset();
+  }
+  return memory_.emplace(key, Entry{name, std::move(spirv)}).first->second;
 }
 
 ShaderCache::Stats ShaderCache::stats() const {

@@ -29,7 +29,8 @@ class ShaderCache {
   struct Stats {
     std::uint64_t memory_hits = 0, disk_hits = 0, compiles = 0, disk_rejected = 0;
   };
-  // The SPIR-V of `glsl`, and its name ("fused_" + 16 hex digits of the key's hash).
+  // The SPIR-V of `glsl`, and its name ("fused_" + 16 hex digits of the key's hash). Thread-safe; threads that
+  // miss compile at the same time, each without holding the cache's lock.
   struct Entry {
     std::string name;
     std::shared_ptr<const Spirv> spirv;

@@ -102,43 +102,45 @@ PipelineCache::PipelineCache(const Context& context, std::span<const std::byte> 
                                                                                .pInitialData = cache_data.data()});
 }
 
-const vk::raii::ShaderModule& PipelineCache::module(const std::string& shader, std::uint32_t* bindings) {
-  auto it = modules_.find(shader);
-  if (it == modules_.end()) {
-    auto spirv = embedded_shader(shader);
-    if (spirv.empty()) spirv = runtime_shader(shader);  // a fused kernel of src/vulkan/fusion
-    if (spirv.empty())
-      detail::fail("vulkan: no embedded shader named '", shader, "' (", embedded_shader_names().size(),
-                   " are registered in src/vulkan/kernels/CMakeLists.txt)");
-    const auto& d = context_.description;
-    // NXV_FLOAT_CONTROLS=0: the modules as compiled, for A/B measurements of what the modes cost.
-    static const bool float_controls = settings::flag(settings::Id::FLOAT_CONTROLS);
-    const auto patched = float_controls
-                             ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
-                                                           d.signed_zero_inf_nan_f32, d.signed_zero_inf_nan_f64})
-                             : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
-    spirv = patched;
-    const std::uint32_t count = count_bindings(spirv);
-    if (count > max_bindings_)
-      detail::fail("vulkan: shader '", shader, "' declares ", count,
-                   " storage-buffer bindings; the runtime's layout has ", max_bindings_);
-    vk::raii::ShaderModule m(context_.device,
-                             vk::ShaderModuleCreateInfo{.codeSize = spirv.size_bytes(), .pCode = spirv.data()});
-    it = modules_.emplace(shader, Module{std::move(m), count}).first;
-  }
-  *bindings = it->second.bindings;
-  return it->second.module;
-}
+namespace {
 
-const Pipeline* PipelineCache::get(std::string_view shader, std::span<const std::int32_t> specialization) {
+std::string pipeline_key(std::string_view shader, std::span<const std::int32_t> specialization) {
   std::string key(shader);
   key.push_back('\0');
   key.append(reinterpret_cast<const char*>(specialization.data()), specialization.size_bytes());
-  if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second.get();
+  return key;
+}
 
+}  // namespace
+
+const Pipeline* PipelineCache::find(std::string_view shader, std::span<const std::int32_t> specialization) const {
+  const auto it = pipelines_.find(pipeline_key(shader, specialization));
+  return it == pipelines_.end() ? nullptr : it->second.get();
+}
+
+std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
+                                                std::span<const std::int32_t> specialization) const {
   auto p = std::make_unique<Pipeline>();
   p->shader = std::string(shader);
-  const auto& m = module(p->shader, &p->bindings);
+  auto spirv = embedded_shader(p->shader);
+  if (spirv.empty()) spirv = runtime_shader(p->shader);  // a fused kernel of src/vulkan/fusion
+  if (spirv.empty())
+    detail::fail("vulkan: no embedded shader named '", shader, "' (", embedded_shader_names().size(),
+                 " are registered in src/vulkan/kernels/CMakeLists.txt)");
+  const auto& d = context_.description;
+  // NXV_FLOAT_CONTROLS=0: the modules as compiled, for A/B measurements of what the modes cost.
+  static const bool float_controls = settings::flag(settings::Id::FLOAT_CONTROLS);
+  const auto patched = float_controls
+                           ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
+                                                         d.signed_zero_inf_nan_f32, d.signed_zero_inf_nan_f64})
+                           : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
+  p->bindings = count_bindings(patched);
+  if (p->bindings > max_bindings_)
+    detail::fail("vulkan: shader '", shader, "' declares ", p->bindings,
+                 " storage-buffer bindings; the runtime's layout has ", max_bindings_);
+  // The module is needed only while the pipeline is created (the spec allows destroying it afterwards).
+  const vk::raii::ShaderModule module(
+      context_.device, vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
   std::vector<vk::SpecializationMapEntry> entries(specialization.size());
   for (std::uint32_t i = 0; i < entries.size(); ++i)
     entries[i] = vk::SpecializationMapEntry{.constantID = i, .offset = 4 * i, .size = 4};
@@ -147,7 +149,7 @@ const Pipeline* PipelineCache::get(std::string_view shader, std::span<const std:
                                          .dataSize = specialization.size_bytes(),
                                          .pData = specialization.data()};
   const vk::ComputePipelineCreateInfo info{.stage = {.stage = vk::ShaderStageFlagBits::eCompute,
-                                                     .module = *m,
+                                                     .module = *module,
                                                      .pName = "main",
                                                      .pSpecializationInfo = &constants},
                                            .layout = *layout_};
@@ -157,11 +159,18 @@ const Pipeline* PipelineCache::get(std::string_view shader, std::span<const std:
     detail::fail("vulkan: cannot create the pipeline for shader '", shader, "': ", e.what());
   }
   p->layout = *layout_;
-  count(counter_state().pipelines_created);
-  ++created_;
-  const Pipeline* result = p.get();
-  pipelines_.emplace(std::move(key), std::move(p));
-  return result;
+  return p;
+}
+
+const Pipeline* PipelineCache::insert(std::unique_ptr<Pipeline> pipeline,
+                                      std::span<const std::int32_t> specialization) {
+  auto [it, inserted] = pipelines_.try_emplace(pipeline_key(pipeline->shader, specialization), nullptr);
+  if (inserted) {
+    it->second = std::move(pipeline);
+    count(counter_state().pipelines_created);
+    ++created_;
+  }
+  return it->second.get();
 }
 
 }  // namespace nxv::vulkan

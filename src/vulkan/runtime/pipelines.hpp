@@ -32,9 +32,14 @@ class PipelineCache {
   // `cache_data`: a VkPipelineCache blob from an earlier run (empty: start cold); the on-disk cache passes it in.
   PipelineCache(const Context& context, std::span<const std::byte> cache_data = {});
 
-  // Not thread-safe: the runtime calls it under its lock. nxv::Error for an unknown shader name or a shader
-  // that uses more bindings than the layout has.
-  const Pipeline* get(std::string_view shader, std::span<const std::int32_t> specialization);
+  // The pipeline of (shader, constants) in three parts, so that the driver's compile (create) runs outside the
+  // runtime's lock and several threads compile at once: find and insert are not thread-safe (the runtime calls
+  // them under its lock); create is (the device and the VkPipelineCache are internally synchronized). insert keeps
+  // the first pipeline made for a key and returns it. create throws nxv::Error for an unknown shader name or a
+  // shader that uses more bindings than the layout has.
+  const Pipeline* find(std::string_view shader, std::span<const std::int32_t> specialization) const;
+  std::unique_ptr<Pipeline> create(std::string_view shader, std::span<const std::int32_t> specialization) const;
+  const Pipeline* insert(std::unique_ptr<Pipeline> pipeline, std::span<const std::int32_t> specialization);
   std::uint32_t max_bindings() const { return max_bindings_; }
   const Context& context() const { return context_; }
   std::uint32_t push_constant_bytes() const { return push_constant_bytes_; }
@@ -44,19 +49,12 @@ class PipelineCache {
   std::uint64_t created() const { return created_; }
 
  private:
-  const vk::raii::ShaderModule& module(const std::string& shader, std::uint32_t* bindings);
-
   const Context& context_;
   std::uint32_t max_bindings_, push_constant_bytes_;
   std::uint64_t created_ = 0;
   vk::raii::DescriptorSetLayout set_layout_{nullptr};
   vk::raii::PipelineLayout layout_{nullptr};
   vk::raii::PipelineCache cache_{nullptr};
-  struct Module {
-    vk::raii::ShaderModule module;
-    std::uint32_t bindings;
-  };
-  std::unordered_map<std::string, Module> modules_;
   std::unordered_map<std::string, std::unique_ptr<Pipeline>> pipelines_;  // key: shader name, '\0', constants
 };
 

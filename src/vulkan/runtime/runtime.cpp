@@ -142,8 +142,14 @@ class RuntimeImpl final : public Runtime {
   }
 
   const Pipeline* pipeline(std::string_view shader, std::span<const std::int32_t> specialization) override {
+    {
+      std::lock_guard lock(mutex_);
+      if (const Pipeline* p = pipelines_.find(shader, specialization)) return p;
+    }
+    // The driver compiles without the lock: dispatches and other threads' pipelines go on meanwhile.
+    std::unique_ptr<Pipeline> made = pipelines_.create(shader, specialization);
     std::lock_guard lock(mutex_);
-    return pipelines_.get(shader, specialization);
+    return pipelines_.insert(std::move(made), specialization);
   }
 
   void dispatch(const Pipeline* pipeline, std::initializer_list<Binding> bindings, std::span<const std::byte> push,

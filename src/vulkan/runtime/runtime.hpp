@@ -73,7 +73,7 @@ class Runtime {
 
   // The pipeline for an embedded shader (src/vulkan/kernels/CMakeLists.txt name) with these int32 specialization
   // constants (constant_id 0, 1, 2, ...). Created once and cached; call it once per kernel variant and keep
-  // the pointer (the lookup hashes the name).
+  // the pointer (the lookup hashes the name). Thread-safe: threads creating pipelines compile them at once.
   virtual const Pipeline* pipeline(std::string_view shader, std::span<const std::int32_t> specialization = {}) = 0;
   // Records one dispatch into the pending batch, with the barriers its bindings need against earlier pending
   // dispatches (read-after-write, write-after-read, write-after-write). `push` is the push-constant block.

@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "nxv/error.hpp"
 #include "vulkan/fusion/shader_cache.hpp"
@@ -45,6 +47,27 @@ std::vector<char> read_all(const fs::path& p) {
 void write_all(const fs::path& p, const std::vector<char>& bytes) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The fusion compiler compiles a plan's kernels on several threads: gets of different and of equal sources at
+// once each return SPIR-V equal to a lone compile's, and every get is counted once.
+TEST(ShaderCache, ConcurrentGetsAgreeWithALoneCompile) {
+  ShaderCache cache(fresh_directory());
+  constexpr int kThreads = 8, kSources = 4;
+  std::vector<ShaderCache::Entry> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) threads.emplace_back([&, t] { got[t] = cache.get(shader(100 + t % kSources)); });
+  for (std::thread& t : threads) t.join();
+  for (int t = 0; t < kThreads; ++t) {
+    const Spirv alone = compile_glsl(shader(100 + t % kSources), "alone");
+    EXPECT_EQ(*got[t].spirv, alone) << "thread " << t;
+    EXPECT_EQ(got[t].name, got[t % kSources].name);
+  }
+  const ShaderCache::Stats s = cache.stats();
+  EXPECT_EQ(s.compiles + s.memory_hits + s.disk_hits, static_cast<std::uint64_t>(kThreads));
+  EXPECT_GE(s.compiles, static_cast<std::uint64_t>(kSources));
+  // Afterwards each source is one memory entry: a fifth get of each is a memory hit.
+  for (int k = 0; k < kSources; ++k) EXPECT_EQ(cache.get(shader(100 + k)).spirv, cache.get(shader(100 + k)).spirv);
 }
 
 TEST(ShaderCache, MissThenMemoryHitThenDiskHit) {
