@@ -20,10 +20,12 @@
 // while_loop on a device reads its condition back once per chunk of k iterations, each iteration guarded by
 // select(cond(x), body(x), x). Chunks at most double, up to 64; under jit they grow only while a read-back costs
 // more than the iterations a chunk may waste (a cheap body: about log2(T) + T / 64 read-backs for T iterations; a
-// body of ~100 dispatches, a NUTS transition's: a read-back per iteration); on the reference backend, where reading
-// costs nothing, once per iteration. cond on a device evaluates both branches and selects (no read-back), on the
-// reference backend only the taken one. grad goes through cond, fori_loop and scan (the carries are saved per
-// iteration, the bodies recomputed backwards); not through while_loop.
+// body of ~100 dispatches, a NUTS transition's: a read-back per iteration). A compiled loop's later calls start with
+// one chunk of 4/5 of the iterations its last call needed (at most 256), so a NUTS transition of T leapfrog rounds
+// reads back about T / 5 + 1 times. On the reference backend, where reading costs nothing, once per iteration. cond on
+// a device evaluates both branches and selects (no read-back), on the reference backend only the taken one. grad goes
+// through cond, fori_loop and scan (the carries are saved per iteration, the bodies recomputed backwards); not through
+// while_loop.
 #pragma once
 #include <cstdint>
 #include <tuple>

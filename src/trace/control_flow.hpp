@@ -21,9 +21,26 @@ inline constexpr std::size_t kGuardedWhileStep = 2;
 
 // The node's results for concrete `inputs`, computed on their backend (the rules: include/nxv/control_flow.hpp).
 // With `guarded_step_stages` > 0, a while_loop on a device runs `run_body(kGuardedWhileStep, ...)`, a graph of that
-// many stages, per iteration instead of its condition, its body and a select per carry.
+// many stages, per iteration instead of its condition, its body and a select per carry; with a `history` (that
+// loop's), its first chunk is the history's, which is updated for the next run.
+// What a while_loop's earlier runs say about its next one, kept by whoever runs the same loop again (the Vulkan
+// compiler, per while node of a compiled graph): a loop that runs about as long as last time -- a NUTS transition
+// over many chains -- starts with one chunk of most of the iterations it needed then, so that it reads its
+// condition back a few times instead of once per iteration. A guarded iteration past the end changes nothing, so
+// a wrong guess costs time, never bits.
+struct WhileHistory {
+  std::int64_t first_chunk = 1;
+};
+
+// The first chunk of the next run after one that started with `first` and ended in the chunk of `last` iterations
+// run after `before` others: most (4/5) of what it needed when that is known, 3/4 of `first` when the first chunk
+// already ended it (it needed `first` or fewer); at most kMaxFirstWhileChunk.
+inline constexpr std::int64_t kMaxFirstWhileChunk = 256;
+std::int64_t next_first_while_chunk(std::int64_t first, std::int64_t before, std::int64_t last);
+
 std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs,
-                                const BodyRunner& run_body = nullptr, std::int64_t guarded_step_stages = 0);
+                                const BodyRunner& run_body = nullptr, std::int64_t guarded_step_stages = 0,
+                                WhileHistory* history = nullptr);
 
 // A while_loop on a device reads its condition back after each chunk of guarded iterations (a guarded iteration
 // past the loop's end leaves the carry as it was). The chunk after one of `chunk` iterations, `done` in all, for

@@ -63,6 +63,7 @@ struct Bodies {
   Backend& backend;
   const BodyRunner& custom;
   std::int64_t guarded_step_stages = 0;  // > 0: custom also serves kGuardedWhileStep, of this many stages
+  WhileHistory* history = nullptr;       // a while_loop's, when its runner keeps one
   Tensors operator()(std::size_t body, std::span<const Tensor> inputs) const {
     return custom ? custom(body, inputs) : evaluate(*cf.bodies[body], inputs, &backend);
   }
@@ -114,6 +115,14 @@ std::int64_t next_while_chunk(std::int64_t chunk, std::int64_t done, std::int64_
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(best), 1, doubled);
 }
 
+std::int64_t next_first_while_chunk(std::int64_t first, std::int64_t before, std::int64_t last) {
+  if (before == 0) return std::max<std::int64_t>(1, first * 3 / 4);
+  // It needed more than `before` iterations and at most before + last: exactly that when the last chunk was one
+  // iteration (a costly step's chunks are), else about the middle.
+  const double needed = static_cast<double>(before) + (last == 1 ? 1.0 : static_cast<double>(last + 1) / 2.0);
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(0.8 * needed), 1, kMaxFirstWhileChunk);
+}
+
 namespace {
 
 Tensors run_while(const ControlFlow& cf, std::span<const Tensor> inputs, const Bodies& run) {
@@ -126,7 +135,8 @@ Tensors run_while(const ControlFlow& cf, std::span<const Tensor> inputs, const B
   }
   // Chunks of k guarded iterations: once the condition fails the carry stops changing, so it keeps failing and
   // the guarded iterations past the end leave the carry as it was, bit for bit.
-  for (std::int64_t k = 1, done = 0;; done += k, k = next_while_chunk(k, done, run.guarded_step_stages)) {
+  const std::int64_t first = run.history != nullptr ? std::max<std::int64_t>(1, run.history->first_chunk) : 1;
+  for (std::int64_t k = first, done = 0;; done += k, k = next_while_chunk(k, done, run.guarded_step_stages)) {
     Tensor c;
     for (std::int64_t j = 0; j < k; ++j) {
       if (run.guarded_step_stages > 0) {  // guarded_while_step's graph: the same ops, compiled as one
@@ -139,7 +149,10 @@ Tensors run_while(const ControlFlow& cf, std::span<const Tensor> inputs, const B
       const Tensors next = run(1, join(carry, body_captured));
       for (std::size_t l = 0; l < carry.size(); ++l) carry[l] = select(c, next[l], carry[l]);
     }
-    if (!is_true(c)) return carry;
+    if (!is_true(c)) {
+      if (run.history != nullptr) run.history->first_chunk = next_first_while_chunk(first, done, k);
+      return carry;
+    }
   }
 }
 
@@ -191,14 +204,14 @@ void place_constants(Graph& graph, Backend& target) {
 }
 
 std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs, const BodyRunner& run_body,
-                                std::int64_t guarded_step_stages) {
+                                std::int64_t guarded_step_stages, WhileHistory* history) {
   // cond's predicate may live elsewhere (a host scalar): its operands say where the branches run.
   const std::span<const Tensor> placement =
       control.kind == Kind::cond && inputs.size() > 1 ? inputs.subspan(1) : inputs;
   Backend& backend = evaluation_backend(placement);
   const std::shared_ptr<const ControlFlow> shared(std::shared_ptr<const ControlFlow>(), &control);
   const std::shared_ptr<const ControlFlow> cf = placed(shared, backend);
-  const Bodies run{*cf, backend, run_body, run_body != nullptr ? guarded_step_stages : 0};
+  const Bodies run{*cf, backend, run_body, run_body != nullptr ? guarded_step_stages : 0, history};
   Tensors out;
   switch (cf->kind) {
     case Kind::while_loop:

@@ -77,6 +77,51 @@ TEST(ControlFlow, WhileChunksWeighReadBacksAgainstWastedIterations) {
   EXPECT_LE(next_while_chunk(64, 100, 10), next_while_chunk(64, 100, 1));
 }
 
+// Calls of one compiled while_loop as run_while makes them, its WhileHistory carried from call to call: {guarded
+// iterations run, read-backs} of a call of `checks` condition checks.
+std::pair<std::int64_t, std::int64_t> while_again(WhileHistory& h, std::int64_t checks, std::int64_t stages) {
+  const std::int64_t first = h.first_chunk;
+  std::int64_t run = 0, reads = 0;
+  for (std::int64_t k = first;; k = next_while_chunk(k, run, stages)) {
+    ++reads;
+    if (run + k >= checks) {
+      h.first_chunk = next_first_while_chunk(first, run, k);
+      return {run + k, reads};
+    }
+    run += k;
+  }
+}
+
+TEST(ControlFlow, AWhileLoopOfSteadyLengthReadsBackLessOnLaterCalls) {
+  // NUTS over many chains: the longest trajectory of a transition, ~15 leapfrog rounds, a step of ~100 stages.
+  WhileHistory h;
+  const auto [first_run, first_reads] = while_again(h, 16, 100);
+  EXPECT_EQ(first_run, 16);
+  EXPECT_EQ(first_reads, 16) << "no history: a read-back per iteration";
+  EXPECT_EQ(h.first_chunk, 12) << "4/5 of the 16 checks it needed";
+  for (int call = 0; call < 5; ++call) {
+    const auto [run, reads] = while_again(h, 16, 100);
+    EXPECT_EQ(run, 16) << "no iteration wasted";
+    EXPECT_LE(reads, 5);
+  }
+  // A shorter loop than the history says: the chunk past its end is wasted once, and the history shrinks.
+  const auto [short_run, short_reads] = while_again(h, 4, 100);
+  EXPECT_EQ(short_reads, 1);
+  EXPECT_GT(short_run, 4);
+  EXPECT_LT(h.first_chunk, short_run);
+  for (int call = 0; call < 8; ++call) while_again(h, 4, 100);
+  EXPECT_LE(h.first_chunk, 4) << "back within what the loop needs";
+  // Bounds: at least 1, at most kMaxFirstWhileChunk, for any run.
+  for (std::int64_t first : {1, 7, 256})
+    for (std::int64_t before : {0, 1, 30, 100000})
+      for (std::int64_t last : {1, 2, 64}) {
+        const std::int64_t next = next_first_while_chunk(first, before, last);
+        EXPECT_GE(next, 1);
+        EXPECT_LE(next, kMaxFirstWhileChunk);
+      }
+  EXPECT_EQ(next_first_while_chunk(1, 0, 1), 1) << "a one-check loop stays at 1";
+}
+
 TEST(ControlFlow, ForiLoopAddsItsCounter) {
   EXPECT_EQ(counter_sum(0, 10, scalar(0, DType::s64, reference_backend())).item(), 45.0);
   EXPECT_EQ(counter_sum(-3, 2, scalar(0, DType::s64, reference_backend())).item(), -5.0);

@@ -51,10 +51,15 @@ McmcResult run_ours(const McmcCase& c, const std::string& sampler, Backend& back
   s.progress_every = std::max<std::int64_t>(1, c.warmup);
   const Clock::time_point start = Clock::now();
   Clock::time_point sampling_start = start;
+  vulkan::Counters at_sampling_start = vulkan::counters();
   s.on_progress = [&](const mcmc::Progress& p) {
-    if (p.warmup && p.iteration == c.warmup) sampling_start = Clock::now();
+    if (p.warmup && p.iteration == c.warmup) {
+      sampling_start = Clock::now();
+      at_sampling_start = vulkan::counters();
+    }
   };
   const mcmc::Samples r = mcmc::sample(m.model, s);
+  const vulkan::Counters at_end = vulkan::counters();
   McmcResult out;
   out.id = c.id() + "." + sampler;
   out.grad_evals = sum(as_type(r.num_steps, DType::f64)).item();  // reads back: the run is over
@@ -63,6 +68,12 @@ McmcResult run_ours(const McmcCase& c, const std::string& sampler, Backend& back
   out.setup_s = r.timing.setup;
   out.first_iteration_s = r.timing.first_iteration;
   out.warmup_s = r.timing.warmup;
+  const auto per_iteration = [&](std::uint64_t end, std::uint64_t begin) {
+    return static_cast<double>(end - begin) / static_cast<double>(c.samples);
+  };
+  out.dispatches_per_iteration = per_iteration(at_end.dispatches, at_sampling_start.dispatches);
+  out.replays_per_iteration = per_iteration(at_end.replays, at_sampling_start.replays);
+  out.waits_per_iteration = per_iteration(at_end.fence_waits, at_sampling_start.fence_waits);
   out.ess_bulk_min = INFINITY;
   for (const std::string& name : r.names) {
     const Tensor& d = r.draws.at(name);
@@ -219,9 +230,10 @@ SuiteReport run_mcmc_suite(const Options& o) {
       const McmcResult& r = ours.back();  // on stderr at once: a run cut short still leaves its numbers
       std::fprintf(stderr,
                    "[mcmc] %s: wall %.3g s (set-up %.3g, first iteration %.3g, warm-up %.3g), sampling %.3g s, "
-                   "%.6g grad evals, min bulk ESS %.6g\n",
+                   "%.6g grad evals, min bulk ESS %.6g; per sampling iteration: %.1f dispatches, %.1f replays, "
+                   "%.1f fence waits\n",
                    r.id.c_str(), r.wall_s, r.setup_s, r.first_iteration_s, r.warmup_s, r.sampling_s, r.grad_evals,
-                   r.ess_bulk_min);
+                   r.ess_bulk_min, r.dispatches_per_iteration, r.replays_per_iteration, r.waits_per_iteration);
     }
   vulkan::release_cached_memory();  // leave the device memory to JAX
   const NumpyroRun peer = run_numpyro_peer(o, dir);

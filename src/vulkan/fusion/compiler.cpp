@@ -366,7 +366,7 @@ class FusedExecutable final : public Executable {
       const auto& bodies = bodies_.at(id);
       control_results_[id] = run_control(
           *n.control, args, [&](std::size_t b, std::span<const Tensor> in) { return body_of(id, b).run(in); },
-          n.control->kind == ControlFlow::Kind::while_loop ? bodies.back()->stage_count() : 0);
+          n.control->kind == ControlFlow::Kind::while_loop ? bodies.back()->stage_count() : 0, &while_history_[id]);
       return {};
     }
     return apply(n.call, args, n.type);
@@ -483,7 +483,8 @@ class FusedExecutable final : public Executable {
   std::vector<vulkan::BufferPtr> output_buffers_;          // and writes its outputs into these
   std::map<NodeId, std::vector<Tensor>> control_results_;  // during a call: the results of the control nodes run
   std::map<NodeId, std::vector<std::unique_ptr<FusedExecutable>>> bodies_;  // per control node, its bodies compiled
-  std::map<NodeId, LoopedStage> looped_;  // the fori_loops run as one kernel (no bodies_ entry)
+  std::map<NodeId, WhileHistory> while_history_;  // per while node: how long its last run was (run_control)
+  std::map<NodeId, LoopedStage> looped_;          // the fori_loops run as one kernel (no bodies_ entry)
 };
 
 class VulkanCompiler final : public Compiler {

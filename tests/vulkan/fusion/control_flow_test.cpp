@@ -209,7 +209,7 @@ TEST(VulkanControlFlow, WhileLoopStepReplaysItsRecording) {
   };
   const Tensor limits = tensor<float>({1, 8, 3, 5, 2, 7, 4, 6}, {8}, reference_backend());
   auto f = jit(batched, {.compiler = vulkan::compiler({.replay = vulkan::Replay::always})});
-  std::vector<std::uint64_t> replays;
+  std::vector<std::uint64_t> replays, waits;
   for (int call = 0; call < 4; ++call) {
     // The data changes on the last call: its step must read the new w.
     const std::vector<Tensor> inputs{limits, rand({8, 3}, 9), rand({3}, call < 3 ? 10 : 11)};
@@ -220,15 +220,22 @@ TEST(VulkanControlFlow, WhileLoopStepReplaysItsRecording) {
     for (std::size_t i = 0; i < want.size(); ++i)
       EXPECT_EQ(testing::compare_exact(want[i], got[i].to_host()), "") << "call " << call << ", output " << i;
     replays.push_back(vulkan::counters().replays - before.replays);
+    waits.push_back(vulkan::counters().fence_waits - before.fence_waits);
   }
   std::cerr << "guarded steps replayed per call: " << replays[0] << ", " << replays[1] << ", " << replays[2] << ", "
-            << replays[3] << "\n";
-  // Chunks of 1, 2, 4, 8 guarded iterations cover the 9 checks of the longest example.
-  EXPECT_GE(replays[1], 9u);
-  EXPECT_LE(replays[1], 15u);
-  EXPECT_EQ(replays[0], replays[1] - 2) << "the first call: one step inside the capture, one recorded";
-  EXPECT_EQ(replays[2], replays[1]);
-  EXPECT_EQ(replays[3], replays[1]) << "new data, the same trip counts";
+            << replays[3] << "; fence waits: " << waits[0] << ", " << waits[1] << ", " << waits[2] << ", " << waits[3]
+            << "\n";
+  // The first call: chunks of 1, 2, 4, 8 guarded iterations cover the 9 checks of the longest example, one step
+  // inside the capture, one recorded.
+  EXPECT_GE(replays[0] + 2, 9u);
+  EXPECT_LE(replays[0] + 2, 15u);
+  // Later calls start with a chunk of most of what the last one needed (WhileHistory): every step a replay, fewer
+  // read-backs, and at most a chunk (here shorter than the 9 checks) wasted past the end.
+  for (int call = 1; call < 4; ++call) {
+    EXPECT_GE(replays[call], 9u) << "call " << call;
+    EXPECT_LE(replays[call], 18u) << "call " << call;
+    EXPECT_LT(waits[call], waits[0]) << "call " << call;
+  }
 }
 
 // NXV_REPLAY's `never` (here by the compiler's options) reaches the loop's step: no replay, the same bits.
