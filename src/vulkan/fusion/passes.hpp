@@ -85,6 +85,11 @@ void merge_epilogues(Planning& p);
 void merge_nested_reductions(Planning& p);
 // Drops the merged stages and orders the rest topologically, staying close to the traced order (stages.cpp).
 void order_stages(Planning& p);
+// Reorders the ordered stages by dependency level (a stage's level: 1 + its deepest input stage's), stable within a
+// level, so that stages that do not depend on each other run side by side: the runtime puts a barrier before a
+// dispatch only when it reads what the current epoch wrote (batch.cpp), so independent stages interleaved with a
+// dependent chain cost a barrier each, and grouped by level they share one (stages.cpp).
+void schedule_by_level(Planning& p);
 
 // Whether `stage` depends on `target` through some other stage (`deps[s]`: the stages s reads from): merging the
 // two would then make a cycle (stages.cpp).

@@ -114,6 +114,7 @@ Plan plan_stages(const Graph& graph, bool fuse, std::uint32_t max_bindings, bool
     merge_nested_reductions(p);
   }
   order_stages(p);
+  schedule_by_level(p);
   return Plan{std::move(p.stages)};
 }
 

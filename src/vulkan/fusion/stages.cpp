@@ -1,4 +1,5 @@
-// Passes form_stages and order_stages (passes.hpp): the stage graph before the merges, and its execution order.
+// Passes form_stages, order_stages and schedule_by_level (passes.hpp): the stage graph before the merges, and its
+// execution order.
 #include <algorithm>
 #include <functional>
 #include <sstream>
@@ -110,6 +111,30 @@ void order_stages(Planning& p) {
   p.deps = std::move(ordered_deps);
   p.first_node = std::move(first_node);
   p.merged_into.assign(p.stages.size(), -1);
+}
+
+void schedule_by_level(Planning& p) {
+  // deps point to earlier stages (order_stages ran): one pass gives each stage its level, 1 + its deepest input's.
+  std::vector<int> level(p.stages.size(), 0);
+  for (std::size_t s = 0; s < p.stages.size(); ++s)
+    for (int d : p.deps[s]) level[s] = std::max(level[s], level[d] + 1);
+  std::vector<int> order(p.stages.size());
+  for (std::size_t s = 0; s < order.size(); ++s) order[s] = static_cast<int>(s);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return level[a] < level[b]; });
+  std::vector<int> place(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) place[order[k]] = static_cast<int>(k);
+  std::vector<Stage> stages;
+  std::vector<std::vector<int>> deps;
+  std::vector<NodeId> first_node;
+  for (int s : order) {
+    stages.push_back(std::move(p.stages[s]));
+    deps.emplace_back();
+    for (int d : p.deps[s]) deps.back().push_back(place[d]);
+    first_node.push_back(p.first_node[s]);
+  }
+  p.stages = std::move(stages);
+  p.deps = std::move(deps);
+  p.first_node = std::move(first_node);
 }
 
 namespace {
