@@ -368,5 +368,35 @@ TEST(FusionPasses, StagesAreOrderedAfterWhatTheirEpiloguesRead) {
     for (int d : p.deps[s]) EXPECT_LT(d, static_cast<int>(s));
 }
 
+// ---- schedule_by_level ------------------------------------------------------------------------------------------
+
+TEST(FusionPasses, IndependentStagesAreScheduledSideBySide) {
+  // Two independent chains of two reductions each, traced one after the other: by level, both first reductions
+  // run before both second ones (one barrier between the levels instead of one per stage).
+  const TracedFunction f = trace(
+      [](const Tensor& a, const Tensor& b) {
+        const Tensor x = sum(sum(exp(a), Axes{1}) * 2.0);
+        const Tensor y = reduce_min(reduce_max(tanh(b), Axes{1}) * 3.0);
+        return std::vector<Tensor>{x, y};
+      },
+      zeros({4, 8}), zeros({4, 3}));
+  const Graph& g = *f.graph;
+  Planning p(g, 16, true);  // no merges: four reduction stages, each absorbing its elementwise input
+  plan_stages_unmerged(p);
+  vulkan::fusion::order_stages(p);
+  ASSERT_EQ(p.stages.size(), 4u);
+  ASSERT_LT(stage_of(p, op(g, "reduce(sum, axes=[0])")), stage_of(p, op(g, "reduce(max, axes=[1])")))
+      << "the traced order: the first chain, then the second";
+  vulkan::fusion::schedule_by_level(p);
+  ASSERT_EQ(p.stages.size(), 4u);
+  const int a1 = stage_of(p, op(g, "reduce(sum, axes=[1])")), b1 = stage_of(p, op(g, "reduce(max, axes=[1])"));
+  const int a2 = stage_of(p, op(g, "reduce(sum, axes=[0])")), b2 = stage_of(p, op(g, "reduce(min, axes=[0])"));
+  EXPECT_LT(std::max(a1, b1), std::min(a2, b2)) << "both first reductions before both second ones";
+  EXPECT_LT(a1, b1) << "stable within a level";
+  EXPECT_LT(a2, b2);
+  for (std::size_t s = 0; s < p.stages.size(); ++s)
+    for (int d : p.deps[s]) EXPECT_LT(d, static_cast<int>(s)) << "still topological";
+}
+
 }  // namespace
 }  // namespace nxv::testing
