@@ -56,6 +56,30 @@ void form_stages(Planning& p) {
   p.merged_into.assign(p.stages.size(), -1);
 }
 
+namespace {
+
+// Keeps the stages listed in `order`, in that order, with their dependencies and first nodes renumbered (every
+// dependency of a kept stage must be kept); nothing stays merged.
+void reorder(Planning& p, const std::vector<int>& order) {
+  std::vector<int> place(p.stages.size(), -1);
+  for (std::size_t k = 0; k < order.size(); ++k) place[order[k]] = static_cast<int>(k);
+  std::vector<Stage> stages;
+  std::vector<std::vector<int>> deps;
+  std::vector<NodeId> first_node;
+  for (int s : order) {
+    stages.push_back(std::move(p.stages[s]));
+    deps.emplace_back();
+    for (int d : p.deps[s]) deps.back().push_back(place[d]);
+    first_node.push_back(p.first_node[s]);
+  }
+  p.stages = std::move(stages);
+  p.deps = std::move(deps);
+  p.first_node = std::move(first_node);
+  p.merged_into.assign(p.stages.size(), -1);
+}
+
+}  // namespace
+
 // A depth-first topological sort over stage dependencies, visiting stages in the order of their first node so the
 // result stays close to the traced order.
 void order_stages(Planning& p) {
@@ -95,22 +119,7 @@ void order_stages(Planning& p) {
   };
   for (std::size_t s = 0; s < p.stages.size(); ++s)
     if (merged_into[s] < 0) visit(static_cast<int>(s));
-  // The stages in their new places, with their dependencies and first nodes renumbered.
-  std::vector<int> place(p.stages.size(), -1);
-  for (std::size_t k = 0; k < order.size(); ++k) place[order[k]] = static_cast<int>(k);
-  std::vector<Stage> stages;
-  std::vector<std::vector<int>> ordered_deps;
-  std::vector<NodeId> first_node;
-  for (int s : order) {
-    stages.push_back(std::move(p.stages[s]));
-    ordered_deps.emplace_back();
-    for (int d : deps[s]) ordered_deps.back().push_back(place[d]);
-    first_node.push_back(p.first_node[s]);
-  }
-  p.stages = std::move(stages);
-  p.deps = std::move(ordered_deps);
-  p.first_node = std::move(first_node);
-  p.merged_into.assign(p.stages.size(), -1);
+  reorder(p, order);
 }
 
 void schedule_by_level(Planning& p) {
@@ -121,20 +130,7 @@ void schedule_by_level(Planning& p) {
   std::vector<int> order(p.stages.size());
   for (std::size_t s = 0; s < order.size(); ++s) order[s] = static_cast<int>(s);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return level[a] < level[b]; });
-  std::vector<int> place(order.size());
-  for (std::size_t k = 0; k < order.size(); ++k) place[order[k]] = static_cast<int>(k);
-  std::vector<Stage> stages;
-  std::vector<std::vector<int>> deps;
-  std::vector<NodeId> first_node;
-  for (int s : order) {
-    stages.push_back(std::move(p.stages[s]));
-    deps.emplace_back();
-    for (int d : p.deps[s]) deps.back().push_back(place[d]);
-    first_node.push_back(p.first_node[s]);
-  }
-  p.stages = std::move(stages);
-  p.deps = std::move(deps);
-  p.first_node = std::move(first_node);
+  reorder(p, order);
 }
 
 namespace {
