@@ -19,10 +19,6 @@ using BodyRunner = std::function<std::vector<Tensor>(std::size_t body, std::span
 // iteration, guarded_while_step's graph.
 inline constexpr std::size_t kGuardedWhileStep = 2;
 
-// The node's results for concrete `inputs`, computed on their backend (the rules: include/nxv/control_flow.hpp).
-// With `guarded_step_stages` > 0, a while_loop on a device runs `run_body(kGuardedWhileStep, ...)`, a graph of that
-// many stages, per iteration instead of its condition, its body and a select per carry; with a `history` (that
-// loop's), its first chunk is the history's, which is updated for the next run.
 // What a while_loop's earlier runs say about its next one, kept by whoever runs the same loop again (the Vulkan
 // compiler, per while node of a compiled graph): a loop that runs about as long as last time -- a NUTS transition
 // over many chains -- starts with one chunk of most of the iterations it needed then, so that it reads its
@@ -38,6 +34,10 @@ struct WhileHistory {
 inline constexpr std::int64_t kMaxFirstWhileChunk = 256;
 std::int64_t next_first_while_chunk(std::int64_t first, std::int64_t before, std::int64_t last);
 
+// The node's results for concrete `inputs`, computed on their backend (the rules: include/nxv/control_flow.hpp).
+// With `guarded_step_stages` > 0, a while_loop on a device runs `run_body(kGuardedWhileStep, ...)`, a graph of that
+// many stages, per iteration instead of its condition, its body and a select per carry; with a `history` (that
+// loop's), its first chunk is the history's, which is updated for the next run.
 std::vector<Tensor> run_control(const ControlFlow& control, std::span<const Tensor> inputs,
                                 const BodyRunner& run_body = nullptr, std::int64_t guarded_step_stages = 0,
                                 WhileHistory* history = nullptr);
