@@ -250,6 +250,10 @@ class Generator {
     }
     const ReduceCode c = emit_reduce_functions(s, k_, "in", "out", "", 0);
     emit_epilogue(s, c.acc);
+    if (l.short_rows()) {
+      emit_short_reduction(s, l, c);
+      return;
+    }
     s << "shared " << c.acc << " lanes[256];\n\n"
       << "void main() {\n"
       << "  uint g = nxv_linear_group();\n"
@@ -263,6 +267,30 @@ class Generator {
     emit_offset(s, l, "o", "r", "    ");
     s << "    acc = nxv_combine(acc, nxv_element(offset));\n  }\n";
     emit_tree_and_store(s, "g");
+  }
+
+  // reduce.comp's SHORT path: one invocation per output holds the 32 lanes that can hold elements; lanes 32-255
+  // hold the identity, so the tree's levels 128, 64 and 32 combine each of them with it, and levels 16 .. 1 are
+  // the workgroup's. The same operations on the same operands as the eager kernel.
+  void emit_short_reduction(std::ostringstream& s, const ReduceLayout& l, const ReduceCode& c) {
+    constexpr int kLanes = 32;
+    s << "void main() {\n"
+      << "  uint o = nxv_linear_index();\n"
+      << "  if (o >= " << l.outputs << "u) return;\n"
+      << "  " << c.acc << " lane[" << kLanes << "];\n"
+      << "  for (uint r = 0u; r < " << kLanes << "u; ++r) lane[r] = " << c.identity << ";\n"
+      << "  for (uint r = 0u; r < " << l.length << "u; ++r) {\n";
+    emit_offset(s, l, "o", "r", "    ");
+    s << "    lane[r] = nxv_combine(lane[r], nxv_element(offset));\n  }\n";
+    for (int level = 128; level >= kLanes; level /= 2)
+      for (int r = 0; r < kLanes; ++r)
+        s << "  lane[" << r << "] = nxv_combine(lane[" << r << "], " << c.identity << ");\n";
+    for (int level = kLanes / 2; level > 0; level /= 2)
+      for (int r = 0; r < level; ++r)
+        s << "  lane[" << r << "] = nxv_combine(lane[" << r << "], lane[" << r + level << "]);\n";
+    s << "  result[o] = " << store_expr(dtype(k_.reduce), "lane[0]") << ";\n";
+    if (!k_.epilogue.empty()) s << "  nxv_epilogue(o, lane[0]);\n";
+    s << "}\n";
   }
 
   void emit_tree_and_store(std::ostringstream& s, const std::string& g) {

@@ -139,7 +139,10 @@ class FusedExecutable final : public Executable {
         const Node& n = graph_.nodes[st.node];
         const ReduceLayout l =
             reduce_layout(st.kernel.domain, n.call.attrs_as<ReduceAttrs>().axes, num_elements(n.type.shape));
-        groups = static_cast<std::uint64_t>(l.outputs * l.chunks);
+        groups = l.short_rows() && st.kernel.inner.empty()
+                     ? (static_cast<std::uint64_t>(l.outputs) + vulkan::kernels::kGroupSize - 1) /
+                           vulkan::kernels::kGroupSize
+                     : static_cast<std::uint64_t>(l.outputs * l.chunks);
         compiled_[s].chunks = l.chunks;
         compiled_[s].push = st.kernel.push;
         for (const Kernel* part : parts_of(st.kernel))

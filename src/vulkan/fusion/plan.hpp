@@ -98,6 +98,9 @@ bool reducible(const Graph& graph, const Node& n);
 struct ReduceLayout {
   Shape kept_shape, kept_strides, reduced_shape, reduced_strides;
   std::int64_t outputs = 0, length = 0, chunks = 1;
+  // Rows short enough for reduce.comp's SHORT path: one invocation per output runs the tree in registers (the
+  // same operations as the workgroup; a generated reduction without an inner one does the same).
+  bool short_rows() const { return length <= 32; }
 };
 ReduceLayout reduce_layout(const Shape& shape, const Axes& axes, std::int64_t outputs);
 inline constexpr std::int64_t kReduceChunk = 16384;  // reduce.comp's CHUNK

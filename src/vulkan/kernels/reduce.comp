@@ -11,6 +11,11 @@
 // accumulators of lanes 4t .. 4t+3 and feeds them from one vector load (the chunk's elements 4t .. 4t+3,
 // + 256, + 512, ...), so each lane still adds exactly its elements in the same order, and the tree is the same.
 // Only the schedule is free: each invocation issues BATCH vector loads before it adds them, in order.
+// SHORT (a specialization constant of the scalar variants) is the path for rows of at most 32 elements (a sampler's
+// per-chain sums over a few parameters): one invocation per output runs the same tree in registers. Lanes 32-255
+// hold the identity throughout (identity OP identity is the identity), so the levels s = 128, 64, 32 combine each
+// of lanes 0-31 with the identity and the levels 16 .. 1 combine lanes 0-31 as the workgroup would: the same
+// operations on the same operands, so the same bits, at a 256th of the invocations.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -34,7 +39,9 @@ layout(local_size_x = THREADS) in;
 layout(constant_id = 0) const int FN = 0;  // ReduceFn: sum, product, max, min, all, any
 // The identity of min for the uint variant, shared by u8 (255) and pred (1): an empty reduction stores it.
 layout(constant_id = 1) const uint UINT_HIGHEST = 255u;
+layout(constant_id = 2) const bool SHORT = false;  // rows of at most SHORT_ROW elements, one invocation each
 #define CHUNK 16384u
+#define SHORT_ROW 32u
 
 layout(std430, binding = 0) readonly buffer In { A_STORE x_data[]; };
 layout(std430, binding = 1) writeonly buffer Out { OUT_STORE y_data[]; };
@@ -84,7 +91,50 @@ ACC_T load(uint i) { return A_T(x_data[i]); }
 
 shared ACC_T lanes[256];
 
+uint kept_base(uint o) {
+  uint base = 0u;
+  uint rest = o;
+  for (int d = int(pc.kept_rank) - 1; d >= 0; --d) {
+    base += (rest % pc.kept_shape[d]) * pc.kept_stride[d];
+    rest /= pc.kept_shape[d];
+  }
+  return base;
+}
+
+uint reduced_offset(uint base, uint r) {
+  uint offset = base;
+  for (int d = int(pc.reduced_rank) - 1; d >= 0; --d) {
+    offset += (r % pc.reduced_shape[d]) * pc.reduced_stride[d];
+    r /= pc.reduced_shape[d];
+  }
+  return offset;
+}
+
+#ifndef VEC4
+void short_row() {
+  const uint o = nxv_linear_index();
+  if (o >= pc.outputs) return;
+  const uint base = kept_base(o);
+  ACC_T lane[SHORT_ROW];
+  [[unroll]] for (uint l = 0u; l < SHORT_ROW; ++l) {
+    lane[l] = identity();
+    if (l < pc.reduced) lane[l] = combine(lane[l], load(reduced_offset(base, l)));
+  }
+  [[unroll]] for (uint s = 128u; s >= SHORT_ROW; s >>= 1)
+    [[unroll]] for (uint l = 0u; l < SHORT_ROW; ++l) lane[l] = combine(lane[l], identity());
+  [[unroll]] for (uint s = SHORT_ROW / 2u; s > 0u; s >>= 1)
+    [[unroll]] for (uint l = 0u; l < s; ++l) lane[l] = combine(lane[l], lane[l + s]);
+  y_data[o] = OUT_STORE(lane[0]);
+}
+#endif
+
 void main() {
+#ifndef VEC4
+  if (SHORT) {  // a constant: every invocation takes the same path, and the tree below has barriers
+    short_row();
+    return;
+  }
+#endif
   uint g = nxv_linear_group();
   if (g >= pc.outputs * pc.chunks) return;  // whole workgroups only: no barrier is skipped by part of a group
   uint t = gl_LocalInvocationID.x;
@@ -92,12 +142,7 @@ void main() {
   uint begin = (g % pc.chunks) * CHUNK;
   uint end = min(pc.reduced, begin + CHUNK);
 
-  uint base = 0u;
-  uint rest = o;
-  for (int d = int(pc.kept_rank) - 1; d >= 0; --d) {
-    base += (rest % pc.kept_shape[d]) * pc.kept_stride[d];
-    rest /= pc.kept_shape[d];
-  }
+  const uint base = kept_base(o);
 #ifdef VEC4
   // Vector first + k holds the chunk's elements 4k .. 4k+3 (base and begin are multiples of 4); invocation t
   // takes k = t + 64 j, j = 0 .. 63, for lanes 4t .. 4t+3. Batches of BATCH loads are issued before their adds
@@ -127,15 +172,7 @@ void main() {
   lanes[4u * t + 3u] = acc3;
 #else
   ACC_T acc = identity();
-  for (uint r = begin + t; r < end; r += 256u) {
-    uint offset = base;
-    uint rr = r;
-    for (int d = int(pc.reduced_rank) - 1; d >= 0; --d) {
-      offset += (rr % pc.reduced_shape[d]) * pc.reduced_stride[d];
-      rr /= pc.reduced_shape[d];
-    }
-    acc = combine(acc, load(offset));
-  }
+  for (uint r = begin + t; r < end; r += 256u) acc = combine(acc, load(reduced_offset(base, r)));
   lanes[t] = acc;
 #endif
   barrier();

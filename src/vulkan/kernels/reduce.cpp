@@ -5,7 +5,8 @@
 // workgroup per (output, chunk of 16384 reduced elements); when there is more than one chunk the partials, [outputs,
 // chunks] in the output dtype, are reduced again by the same shader until one chunk remains -- the order
 // reference/reduce.cpp defines. A contiguous reduced run (see vectorisable()) takes the reduce_vec4_* variant: same
-// lanes and order, vector loads.
+// lanes and order, vector loads. Rows of at most kShortRow elements take the scalar variant's SHORT path: one
+// invocation per output, the same tree in registers.
 #include <algorithm>
 
 #include "vulkan/kernels/kernels.hpp"
@@ -16,6 +17,8 @@ namespace nxv::vulkan::kernels {
 namespace {
 
 constexpr std::uint64_t kChunk = 256 * 64;  // reduced elements per workgroup (reduce.comp's CHUNK)
+constexpr std::int64_t kShortRow = 32;      // reduce.comp's SHORT_ROW
+constexpr std::uint64_t kGroupSize = 256;   // invocations per workgroup of the SHORT path
 static_assert(kMaxRank <= 8, "reduce.comp holds 4 kept and 4 reduced axis groups");
 
 struct AxisGroups {
@@ -78,10 +81,11 @@ bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, Buff
   DType src_dtype = x.dtype();
   for (;;) {
     const std::uint64_t chunks = std::max<std::uint64_t>(1, (static_cast<std::uint64_t>(length) + kChunk - 1) / kChunk);
-    const std::int32_t spec[] = {static_cast<std::int32_t>(fn), src_dtype == DType::pred ? 1 : 255};
-    const bool vec4 = !logical && vectorisable(kept, reduced);
+    const bool short_rows = length <= kShortRow;
+    const std::int32_t spec[] = {static_cast<std::int32_t>(fn), src_dtype == DType::pred ? 1 : 255, short_rows};
+    const bool vec4 = !logical && !short_rows && vectorisable(kept, reduced);
     const auto key = static_cast<std::uint64_t>(src_dtype) | static_cast<std::uint64_t>(fn) << 8 |
-                     static_cast<std::uint64_t>(vec4) << 16;
+                     static_cast<std::uint64_t>(vec4) << 16 | static_cast<std::uint64_t>(short_rows) << 17;
     const Pipeline* p = cache.get(
         key,
         [&] {
@@ -100,7 +104,9 @@ bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, Buff
     push.chunks = static_cast<std::uint32_t>(chunks);
     fill_groups(push.kept_shape, push.kept_stride, push.kept_rank, kept);
     fill_groups(push.reduced_shape, push.reduced_stride, push.reduced_rank, reduced);
-    const Grid g = grid_for_groups(static_cast<std::uint64_t>(outputs) * chunks);
+    const std::uint64_t groups = short_rows ? (static_cast<std::uint64_t>(outputs) + kGroupSize - 1) / kGroupSize
+                                            : static_cast<std::uint64_t>(outputs) * chunks;
+    const Grid g = grid_for_groups(groups);
     runtime().dispatch(p, {{&src, false}, {&dst, true}}, push_bytes(push), g.x, g.y);
     if (chunks == 1) {
       result = dst;

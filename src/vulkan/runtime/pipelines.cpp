@@ -118,12 +118,13 @@ const Pipeline* PipelineCache::find(std::string_view shader, std::span<const std
   return it == pipelines_.end() ? nullptr : it->second.get();
 }
 
-std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
-                                                std::span<const std::int32_t> specialization) const {
-  auto p = std::make_unique<Pipeline>();
-  p->shader = std::string(shader);
-  auto spirv = embedded_shader(p->shader);
-  if (spirv.empty()) spirv = runtime_shader(p->shader);  // a fused kernel of src/vulkan/fusion
+const PipelineCache::Module& PipelineCache::module(const std::string& shader) const {
+  {
+    const std::lock_guard lock(modules_mutex_);
+    if (const auto it = modules_.find(shader); it != modules_.end()) return *it->second;
+  }
+  auto spirv = embedded_shader(shader);
+  if (spirv.empty()) spirv = runtime_shader(shader);  // a fused kernel of src/vulkan/fusion
   if (spirv.empty())
     detail::fail("vulkan: no embedded shader named '", shader, "' (", embedded_shader_names().size(),
                  " are registered in src/vulkan/kernels/CMakeLists.txt)");
@@ -134,13 +135,24 @@ std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
                            ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
                                                          d.signed_zero_inf_nan_f32, d.signed_zero_inf_nan_f64})
                            : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
-  p->bindings = count_bindings(patched);
+  auto m = std::make_unique<Module>();
+  m->bindings = count_bindings(patched);
+  m->module = vk::raii::ShaderModule(
+      context_.device, vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
+  // Two threads may have made the same module; the first one stored is kept (both are equal).
+  const std::lock_guard lock(modules_mutex_);
+  return *modules_.try_emplace(shader, std::move(m)).first->second;
+}
+
+std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
+                                                std::span<const std::int32_t> specialization) const {
+  auto p = std::make_unique<Pipeline>();
+  p->shader = std::string(shader);
+  const Module& m = module(p->shader);
+  p->bindings = m.bindings;
   if (p->bindings > max_bindings_)
     detail::fail("vulkan: shader '", shader, "' declares ", p->bindings,
                  " storage-buffer bindings; the runtime's layout has ", max_bindings_);
-  // The module is needed only while the pipeline is created (the spec allows destroying it afterwards).
-  const vk::raii::ShaderModule module(
-      context_.device, vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
   std::vector<vk::SpecializationMapEntry> entries(specialization.size());
   for (std::uint32_t i = 0; i < entries.size(); ++i)
     entries[i] = vk::SpecializationMapEntry{.constantID = i, .offset = 4 * i, .size = 4};
@@ -149,7 +161,7 @@ std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
                                          .dataSize = specialization.size_bytes(),
                                          .pData = specialization.data()};
   const vk::ComputePipelineCreateInfo info{.stage = {.stage = vk::ShaderStageFlagBits::eCompute,
-                                                     .module = *module,
+                                                     .module = *m.module,
                                                      .pName = "main",
                                                      .pSpecializationInfo = &constants},
                                            .layout = *layout_};

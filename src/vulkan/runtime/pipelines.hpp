@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,6 +57,16 @@ class PipelineCache {
   vk::raii::PipelineLayout layout_{nullptr};
   vk::raii::PipelineCache cache_{nullptr};
   std::unordered_map<std::string, std::unique_ptr<Pipeline>> pipelines_;  // key: shader name, '\0', constants
+
+  // One module per shader, made on its first pipeline and kept: a shader's specializations (a kernel at several
+  // sizes) share it, so its SPIR-V is patched and counted once. Under its own lock because create runs unlocked.
+  struct Module {
+    vk::raii::ShaderModule module{nullptr};
+    std::uint32_t bindings = 0;
+  };
+  const Module& module(const std::string& shader) const;
+  mutable std::mutex modules_mutex_;
+  mutable std::unordered_map<std::string, std::unique_ptr<Module>> modules_;
 };
 
 // The on-disk pipeline cache of the context's device (cache_directory(), one file per device and driver

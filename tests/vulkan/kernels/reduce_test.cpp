@@ -3,7 +3,8 @@
 // several chunks and the passes over the partials (VEC4 when the partials' row length is a multiple of 4, scalar
 // otherwise), rows of them, empty rows -- for every reduction and dtype a variant serves. The float data are
 // chosen so that another order of the additions changes the result (checked below), and special values (NaN,
-// +-inf, +-0) sit in every chunk, not only at the front.
+// +-inf, +-0) sit in every chunk, not only at the front. Rows of at most 32 elements take the SHORT path (one
+// invocation per output, the tree in registers): every length up to and past it, contiguous and strided.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@ namespace {
 using nxv::testing::test_data;
 
 constexpr std::int64_t kChunk = 16384;  // reduce.comp's CHUNK
+constexpr std::int64_t kShortRow = 32;  // reduce.comp's SHORT_ROW
 
 // Floats of magnitudes 2^-4 .. 2^4 and both signs, with each value's negation elsewhere in the same row (in
 // random places): the exact sum of a row is 0, so what a float sum returns is its own rounding errors, and any
@@ -150,6 +152,46 @@ TEST(VulkanKernelsReduce, SumDataDistinguishOrders) {
   EXPECT_GT(rows_changed(sequential), rows / 2);
   EXPECT_GT(rows_changed(row_sums(within_lane)), rows / 2);
   EXPECT_GT(rows_changed(row_sums(across_lanes)), rows / 2);
+}
+
+// Every row length around the SHORT path's limit, contiguous ([rows, n] over axis 1), strided ([n, 3] over axis 0)
+// and with two reduced axis groups ([2, n, 3] over 0 and 2 -- n * 6 elements per row), for every function and a
+// dtype of each kind; test_data puts NaN, +-inf, +-0 and the extremes at the front, so the short rows hold them.
+TEST(VulkanKernelsReduce, ShortRowsEveryLengthFunctionAndDtype) {
+  NXV_REQUIRE_VULKAN();
+  std::uint64_t seed = 300;
+  for (std::int64_t n = 0; n <= kShortRow + 1; ++n) {
+    const Case cases[] = {{{5, n}, {1}}, {{n, 3}, {0}}, {{2, n, 3}, {0, 2}}};
+    for (const Case& c : cases) {
+      for (DType t : {DType::u8, DType::s32, DType::s64, DType::f32, DType::f64})
+        for (ReduceFn fn : {ReduceFn::sum, ReduceFn::product, ReduceFn::max, ReduceFn::min})
+          expect_reduce(fn, t, c, ++seed);
+      for (DType t : {DType::pred, DType::f32})
+        for (ReduceFn fn : {ReduceFn::all, ReduceFn::any}) expect_reduce(fn, t, c, ++seed);
+    }
+  }
+  // -0 alone: the lanes start from the identity +0, so every sum of them is +0 and every product -0.
+  const std::vector<float> negative_zeros(7, -0.0f);
+  const Tensor z = from_data<float>(std::span<const float>(negative_zeros), {7}, reference_backend());
+  for (ReduceFn fn : {ReduceFn::sum, ReduceFn::product, ReduceFn::max, ReduceFn::min})
+    expect_kernel_parity(make_call(OpCode::reduce, reduce_attrs(fn, {0})), {z}, {{}, DType::f32},
+                         std::string(fn_name(fn)) + " of seven -0");
+}
+
+// The tree's order matters for short rows too: left-to-right sums of the same rows differ from the reference's.
+TEST(VulkanKernelsReduce, ShortRowDataDistinguishOrders) {
+  const std::int64_t rows = 64;
+  for (std::int64_t n : {9, 17, 31, 32}) {
+    const Tensor x = cancelling_floats<float>({rows, n}, 11);
+    const std::vector<float> v = x.to_vector<float>(), reference = sum(x, Axes{1}).to_vector<float>();
+    std::int64_t changed = 0;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      float s = 0.0f;
+      for (std::int64_t i = 0; i < n; ++i) s += v[r * n + i];
+      changed += s != reference[r];
+    }
+    EXPECT_GT(changed, rows / 4) << "rows of " << n;
+  }
 }
 
 // Special values in every chunk and in lanes held by different invocations: the sign of zero results (+0 + -0,
