@@ -143,6 +143,19 @@ DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batch
   return m >= 64 && n >= 64 && work >= 0x1p27 ? DotKernel::mid : DotKernel::tiled;
 }
 
+std::int64_t dot_k_splits(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
+                          std::int64_t k) {
+  // Aimed at ~256 workgroups, at least 256 steps of K per chunk, at most 32 chunks (the reduce kernel's short rows),
+  // for problems of fewer than 128 tiles with K >= 1024: the gradient of a likelihood over 10^4 observations for
+  // 1024 chains ([1024, 10^4] x [10^4, 100]) is 32 tiles that each walked all 10^4 steps.
+  if (precision != Precision::fast || (dtype != DType::f32 && dtype != DType::f64) || batches != 1 || k < 1024)
+    return 1;
+  const std::int64_t tiles = ((m + 63) / 64) * ((n + 63) / 64);
+  if (tiles >= 128) return 1;
+  const std::int64_t splits = std::min<std::int64_t>({(256 + tiles - 1) / tiles, k / 256, 32});
+  return std::max<std::int64_t>(splits, 1);
+}
+
 std::optional<DotKernel> forced_dot_kernel() {
   const int f = forced.load(std::memory_order_relaxed);
   return f >= 0 ? std::optional<DotKernel>(static_cast<DotKernel>(f)) : env_dot_kernel();
@@ -161,6 +174,8 @@ struct Problem {
   DotKernel kernel = DotKernel::tiled;
   bool fast = false;  // fma steps (FAST = 1)
   std::int64_t tiles_n = 0, tiles_m = 0;
+  std::int64_t splits = 1;  // dot_k_splits: K in this many chunks of `chunk` (the last one shorter)
+  std::int64_t chunk = 0;
 };
 
 std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const TensorType& b, const TensorType& out) {
@@ -179,6 +194,9 @@ std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const
   p.fast = at.precision == Precision::fast && is_float(out.dtype);
   p.kernel = forced_dot_kernel().value_or(choose_dot_kernel(at.precision, out.dtype, p.batches, p.m, p.n, p.k));
   if (!blocked_dtype) p.kernel = DotKernel::tiled;
+  p.splits = dot_k_splits(at.precision, out.dtype, p.batches, p.m, p.n, p.k);
+  p.chunk = (p.k + p.splits - 1) / p.splits;
+  p.splits = p.splits > 1 ? (p.k + p.chunk - 1) / p.chunk : 1;
   const Tile tile = tile_of(p.kernel, out.dtype);
   p.tiles_n = (p.n + tile.n - 1) / tile.n;
   p.tiles_m = (p.m + tile.m - 1) / tile.m;
@@ -217,12 +235,13 @@ DotLaunch launch_of(const OpCall& call, const Tensor& a, const Tensor& b, const 
 bool runs_tiled_dot(const OpCall& call, const TensorType& a, const TensorType& b, const TensorType& out) {
   if (!available()) return false;
   const auto p = problem_of(call, a, b, out);
-  return p && p->kernel == DotKernel::tiled && p->batches * p->m * p->n > 0;
+  return p && p->kernel == DotKernel::tiled && p->splits == 1 && p->batches * p->m * p->n > 0;
 }
 
 DotLaunch tiled_dot_launch(const OpCall& call, const Tensor& a, const Tensor& b, const TensorType& out) {
   const auto p = problem_of(call, a.type(), b.type(), out);
-  if (!p || p->kernel != DotKernel::tiled) detail::fail(describe(call), "does not run the tiled dot kernel");
+  if (!p || p->kernel != DotKernel::tiled || p->splits != 1)
+    detail::fail(describe(call), "does not run the tiled dot kernel");
   return launch_of(call, a, b, *p);
 }
 
@@ -246,11 +265,30 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   if (!p) return false;
   result = allocate(out);
   if (p->batches * p->m * p->n == 0) return true;
-  const DotLaunch l = launch_of(call, a, b, *p);
+  DotLaunch l = launch_of(call, a, b, *p);
   // (The blocked shader decides vector loads itself from the strides.)
-  dispatch_dot(p->kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, l.specialization)
-                                             : blocked_pipeline(p->kernel, out.dtype, l.specialization),
-               l, result);
+  const Pipeline* pipeline = p->kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, l.specialization)
+                                                           : blocked_pipeline(p->kernel, out.dtype, l.specialization);
+  if (p->splits == 1) {
+    dispatch_dot(pipeline, l, result);
+    return true;
+  }
+  // A split K: chunk c of K is batch c (its operands `chunk` steps further along K, its partial product the c-th
+  // [m, n] of the partials); the full chunks in one dispatch, a shorter last one in another; then their sum.
+  const std::int64_t full = p->k / p->chunk, last = p->k - full * p->chunk;
+  const BufferPtr partials = runtime().allocate(static_cast<std::size_t>(p->splits * p->m * p->n) * size_of(out.dtype));
+  l.push[2] = static_cast<std::uint32_t>(p->chunk);
+  l.push[4] = static_cast<std::uint32_t>(p->chunk * l.push[6]);  // a's batch stride: chunk steps of its K stride
+  l.push[7] = static_cast<std::uint32_t>(p->chunk * l.push[8]);  // b's
+  l.batches = full;
+  dispatch_dot(pipeline, l, partials);
+  if (last > 0) {
+    std::vector<Binding> bindings{{&l.a, false}, {&l.b, false}, {&partials, true}};
+    l.push[2] = static_cast<std::uint32_t>(last);
+    l.push[3] = static_cast<std::uint32_t>(full);  // batch_base
+    dispatch_bindings(runtime(), pipeline, bindings, std::as_bytes(std::span(l.push)), l.tiles_n, l.tiles_m, 1);
+  }
+  result = sum_leading_axis(partials, p->splits, out);
   return true;
 }
 

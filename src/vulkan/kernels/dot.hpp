@@ -31,6 +31,14 @@ std::optional<DotKernel> parse_dot_kernel(std::string_view name);
 DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
                             std::int64_t k);
 
+// In fast, a float dot of one matrix product whose result fills few 64 x 64 tiles and whose K is long splits K into
+// this many chunks (1: no split): each chunk's product is one batch of the same kernel (fma steps over its part of
+// K), then the partials are summed in reduce.comp's order. A fixed summation tree chosen by shape alone -- the same
+// for every variant and device, so results stay deterministic -- and within fast's bound (its error is that of
+// K / chunks + 6 steps, not K). Exact never splits (the reference sums in k order).
+std::int64_t dot_k_splits(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
+                          std::int64_t k);
+
 // The variant every float dot runs regardless of size: the one set here (tests), else NXV_DOT_KERNEL (a
 // benchmarking knob: tiled | mid | big | auto; anything else is an nxv::Error at the first dot), else nullopt.
 std::optional<DotKernel> forced_dot_kernel();

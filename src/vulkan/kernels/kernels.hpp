@@ -48,6 +48,9 @@ struct BufferCopy {
 };
 void copy_buffers(std::span<const BufferCopy> copies);
 inline constexpr std::size_t kCopiesPerDispatch = 8;  // copy_buffers' pairs per dispatch of copy_many.comp
+// reduce.cpp: the sums over the leading axis of `parts` contiguous partial results [parts, count] of out.dtype
+// (count = out's elements), in reduce.comp's order, into a new buffer of `out` (dot's split contractions).
+BufferPtr sum_leading_axis(const BufferPtr& partials, std::int64_t parts, const TensorType& out);
 // movement.cpp: elements [0, count) of `dst` set to one element's bits (see element_bits).
 void fill(const BufferPtr& dst, DType dtype, std::uint64_t count, std::uint64_t bits);
 // creation.cpp: `value` converted to `dtype` by the cast rule (reference/dtype_dispatch.hpp's convert and

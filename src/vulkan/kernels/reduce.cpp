@@ -65,20 +65,12 @@ bool vectorisable(const AxisGroups& kept, const AxisGroups& reduced) {
   return std::all_of(kept.strides.begin(), kept.strides.end(), [](std::int64_t s) { return s % 4 == 0; });
 }
 
-bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
-  const ReduceAttrs& attrs = call.attrs_as<ReduceAttrs>();
-  const ReduceFn fn = attrs.fn;
+// Reduces `src` (of `src_dtype`; `length` elements of each of `outputs` rows, laid out as `kept` and `reduced`) into a
+// new buffer of `out`, chunk by chunk and then over the partials, in reference/reduce.cpp's order.
+BufferPtr reduce_groups(BufferPtr src, DType src_dtype, ReduceFn fn, AxisGroups kept, AxisGroups reduced,
+                        std::int64_t outputs, std::int64_t length, const TensorType& out) {
   const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
-  if (out.dtype != (logical ? DType::pred : x.dtype())) return false;
-
-  BufferPtr src = buffer_of(x);
-  AxisGroups kept, reduced;
-  split_axes(x.shape(), attrs.axes, kept, reduced);
-  const std::int64_t outputs = num_elements(out.shape);
-  std::int64_t length = num_elements(x.shape()) / std::max<std::int64_t>(outputs, 1);
-  if (outputs == 0) length = 0;
   static PipelineCache cache;
-  DType src_dtype = x.dtype();
   for (;;) {
     const std::uint64_t chunks = std::max<std::uint64_t>(1, (static_cast<std::uint64_t>(length) + kChunk - 1) / kChunk);
     const bool short_rows = length <= kShortRow;
@@ -94,10 +86,7 @@ bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, Buff
         spec);
     BufferPtr dst = chunks == 1 ? allocate(out)
                                 : runtime().allocate(static_cast<std::size_t>(outputs) * chunks * size_of(out.dtype));
-    if (outputs == 0) {
-      result = dst;
-      return true;
-    }
+    if (outputs == 0) return dst;
     ReducePush push{};
     push.outputs = static_cast<std::uint32_t>(outputs);
     push.reduced = static_cast<std::uint32_t>(length);
@@ -108,10 +97,7 @@ bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, Buff
                                             : static_cast<std::uint64_t>(outputs) * chunks;
     const Grid g = grid_for_groups(groups);
     runtime().dispatch(p, {{&src, false}, {&dst, true}}, push_bytes(push), g.x, g.y);
-    if (chunks == 1) {
-      result = dst;
-      return true;
-    }
+    if (chunks == 1) return dst;
     // Partials [outputs, chunks] in the output dtype, reduced again along their last axis.
     src = dst;
     src_dtype = out.dtype;
@@ -119,6 +105,18 @@ bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, Buff
     kept = {{outputs}, {length}};
     reduced = {{length}, {1}};
   }
+}
+
+bool run_reduce(const OpCall& call, const Tensor& x, const TensorType& out, BufferPtr& result) {
+  const ReduceAttrs& attrs = call.attrs_as<ReduceAttrs>();
+  const bool logical = attrs.fn == ReduceFn::all || attrs.fn == ReduceFn::any;
+  if (out.dtype != (logical ? DType::pred : x.dtype())) return false;
+  AxisGroups kept, reduced;
+  split_axes(x.shape(), attrs.axes, kept, reduced);
+  const std::int64_t outputs = num_elements(out.shape);
+  const std::int64_t length = outputs == 0 ? 0 : num_elements(x.shape()) / std::max<std::int64_t>(outputs, 1);
+  result = reduce_groups(buffer_of(x), x.dtype(), attrs.fn, kept, reduced, outputs, length, out);
+  return true;
 }
 
 struct ArgPush {
@@ -149,6 +147,12 @@ bool run_arg_reduce(const OpCall& call, const Tensor& x, const TensorType& out, 
 }
 
 }  // namespace
+
+BufferPtr sum_leading_axis(const BufferPtr& partials, std::int64_t parts, const TensorType& out) {
+  const std::int64_t count = num_elements(out.shape);
+  AxisGroups kept{{count}, {1}}, reduced{{parts}, {count}};
+  return reduce_groups(partials, out.dtype, ReduceFn::sum, kept, reduced, count, parts, out);
+}
 
 bool reduce(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
   if (!fits_u32(in[0].size())) return false;

@@ -2,7 +2,8 @@
 // gamma(K) * sum_k |a_k b_k| of the exact value (computed here in double, with an error-free product and sum for
 // f64), for every orientation, batches, edge sizes (1, 15, 16, 17, 63, 64, 65, primes, K = 0) and each kernel
 // variant; inf and NaN where the exact mode has them; the same bits run after run and from every variant; fused
-// (jit) = eager within the mode. The exact mode's bit-for-bit parity is dot_test.cpp's and the parity suites'.
+// (jit) = eager within the mode; long contractions with few output tiles split K into chunks (dot_k_splits), every
+// variant alike. The exact mode's bit-for-bit parity is dot_test.cpp's and the parity suites'.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -131,6 +132,12 @@ std::vector<Problem> edge_problems() {
       problems.push_back({0, s[0], s[1], s[2], (orientation & 1) != 0, (orientation & 2) != 0});
   problems.push_back({3, 65, 33, 17, false, false});
   problems.push_back({2, 17, 64, 65, true, true});
+  // Split contractions (dot_k_splits): 19 chunks of 264 and a last one of 248; 7 of 293 and one of 289 over three
+  // tiles; 16 of 257 and one of 244, the chunk a prime (operand offsets not multiples of a vector).
+  for (int orientation = 0; orientation < 4; ++orientation)
+    problems.push_back({0, 5, 5000, 7, (orientation & 1) != 0, (orientation & 2) != 0});
+  problems.push_back({0, 130, 2047, 3, true, false});
+  problems.push_back({0, 64, 4099, 64, false, true});
   return problems;
 }
 
@@ -155,7 +162,9 @@ TEST(VulkanDotFast, TheSameBitsRunAfterRunAndFromEveryVariant) {
   NXV_REQUIRE_VULKAN();
   for (DType t : {DType::f32, DType::f64}) {
     // 512^3 is where the size rule takes `mid` in fast; 131 x 67 x 129 leaves partial tiles and slabs.
-    for (const Problem& p : {Problem{0, 512, 512, 512, false, false}, Problem{0, 131, 67, 129, true, false}}) {
+    // 64 x 4099 x 64 splits K in 17 chunks.
+    for (const Problem& p : {Problem{0, 512, 512, 512, false, false}, Problem{0, 131, 67, 129, true, false},
+                             Problem{0, 64, 4099, 64, false, false}}) {
       const Operands o = operands_of(p, t, 7);
       const Tensor a = o.ta.to(vulkan::backend()), b = o.tb.to(vulkan::backend());
       const Tensor first = dot_of(p, a, b, Precision::fast).to_host();
@@ -211,6 +220,34 @@ TEST(VulkanDotFast, InfinitiesAndNaNsComeOutWhereTheExactModeHasThem) {
       EXPECT_GT(special, 0) << "the test data should give infinities and NaNs";
       EXPECT_GT(finite, 0) << "the test data should give finite results too";
     }
+}
+
+// A split contraction: a NaN, an inf, and an inf and a -inf in different chunks of one row (their sum is NaN as in
+// the exact k-order sum), against rows of finite values.
+TEST(VulkanDotFast, InfinitiesAndNaNsCrossTheChunksOfASplitContraction) {
+  NXV_REQUIRE_VULKAN();
+  for (DType t : {DType::f32, DType::f64}) {
+    const std::int64_t m = 6, k = 3000, n = 7;
+    ASSERT_GT(kernels::dot_k_splits(Precision::fast, t, 1, m, n, k), 1);
+    std::vector<double> a(m * k), b(k * n);
+    std::uint64_t state = 9;
+    for (double& v : a) v = uniform_value(state);
+    for (double& v : b) v = 1.0 + std::abs(uniform_value(state)) / 4;  // positive: the products keep a's signs
+    a[0 * k + 100] = std::nan("");
+    a[1 * k + 5] = HUGE_VAL;
+    a[2 * k + 10] = HUGE_VAL;
+    a[2 * k + 2900] = -HUGE_VAL;
+    const Tensor ta = as_type(tensor(a, {m, k}, reference_backend()), t);
+    const Tensor tb = as_type(tensor(b, {k, n}, reference_backend()), t);
+    const std::vector<double> exact = as_type(dot(ta, tb, Precision::exact), DType::f64).to_vector<double>();
+    const std::vector<double> fast =
+        as_type(dot(ta.to(vulkan::backend()), tb.to(vulkan::backend()), Precision::fast).to_host(), DType::f64)
+            .to_vector<double>();
+    for (std::int64_t i = 0; i < m * n; ++i) {
+      EXPECT_EQ(value_class(fast[i]), value_class(exact[i])) << name(t) << " element " << i << ": " << fast[i];
+      EXPECT_EQ(value_class(exact[i]), i < n ? 0 : i < 2 * n ? 1 : i < 3 * n ? 0 : 3) << "element " << i;
+    }
+  }
 }
 
 TEST(VulkanDotFast, IntegerDotsAreExactInEitherMode) {
@@ -322,6 +359,18 @@ TEST(VulkanDotFast, TheSizeRuleTakesTheBlockedKernelOnlyForLargeFloatProblemsInF
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::s32, 1, 4096, 4096, 4096), DotKernel::tiled);
   for (DType t : {DType::f32, DType::f64})
     EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, t, 1, 4096, 4096, 4096), DotKernel::tiled);
+}
+
+TEST(VulkanDotFast, TheSplitRuleSplitsLongContractionsOfFewTilesOnlyInFast) {
+  // A likelihood's gradient for 1024 chains over 10^4 observations: 32 tiles, 8 chunks of 1250.
+  EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::f32, 1, 1024, 100, 10000), 8);
+  EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::f64, 1, 5, 7, 5000), 19);       // at least 256 steps a chunk
+  EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::f32, 1, 1, 1, 1 << 20), 32);    // at most 32 chunks
+  EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::f32, 1, 1024, 100, 1000), 1);   // K below 1024
+  EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::f32, 1, 1024, 1024, 8192), 1);  // 256 tiles
+  EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::f32, 2, 64, 64, 8192), 1);      // batched
+  EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::s32, 1, 64, 64, 8192), 1);
+  EXPECT_EQ(kernels::dot_k_splits(Precision::exact, DType::f32, 1, 64, 64, 8192), 1);
 }
 
 }  // namespace
