@@ -5,7 +5,9 @@
 //          the reference backend's loop, bit for bit on every Vulkan device.
 //   fast   the same order, each step one fused multiply-add (acc = fma(a_k, b_k, acc)) where the device fuses
 //          (NVIDIA does; lavapipe may split it into the rounded product and sum), and whichever kernel variant
-//          (tiling, register blocking, vector loads) is fastest for the shape. Every output is within
+//          (tiling, register blocking, vector loads) is fastest for the shape; a long K over few output tiles is
+//          split into chunks summed in k order each, then added up by a fixed tree (chosen by the shape alone,
+//          src/vulkan/kernels/dot.hpp's dot_k_splits). Every output is within
 //          gamma(K) * sum_k |a_k * b_k| of the exact value, gamma(K) = K u / (1 - K u), u = 2^-24 (f32) or 2^-53
 //          (f64); never TF32 or any accumulation narrower than the dtype. From inf and NaN inputs, inf and NaN
 //          come out where exact's do; but a product that overflows is not inf inside an fma (fma(2^100, 2^100,
