@@ -114,6 +114,9 @@ struct Samples {
   Tensor step_size;                // [chains], after warm-up
   Tensor inverse_mass;             // [chains, d], after warm-up
   std::int64_t warmup_divergences = 0;
+  // Leapfrog steps (gradient evaluations) of the warm-up transitions, all chains summed; the step-size searches at
+  // window ends are not counted. With num_steps, the sampling phase's are sum(num_steps).
+  std::int64_t warmup_gradient_evaluations = 0;
   Timing timing;
   // The summary table of every parameter (include/nxv/mcmc_diagnostics.hpp) with the sampling divergences.
   Summary summary() const;

@@ -222,7 +222,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
 
   const detail::WindowSchedule windows = detail::window_schedule(o.warmup);
   const std::int64_t total = o.warmup + o.samples;
-  std::vector<Tensor> q, lp, accept, diverging, steps, depth, energy, warmup_diverging;
+  std::vector<Tensor> q, lp, accept, diverging, steps, depth, energy, warmup_diverging, warmup_steps;
   std::int64_t divergences = 0, window = 0;
   std::size_t counted = 0;  // sampling iterations whose divergences `divergences` holds
   if (o.warmup > 0 && o.adapt_step_size) restart(window++);
@@ -238,6 +238,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
     if (i == 0) timing.first_iteration = end_phase(state[3]);
     if (warm) {
       warmup_diverging.push_back(out[s + 1]);
+      warmup_steps.push_back(out[s + 2]);
       if (window_end && o.adapt_step_size) restart(window++);
       if (i + 1 == o.warmup && o.adapt_step_size)
         state[3] = detail::final_step_size(detail::unpack(std::span(state).subspan(3)));
@@ -276,6 +277,9 @@ Samples sample(const Model& model, const SampleOptions& o) {
   r.step_size = state[3].to_host();
   r.inverse_mass = state[3 + 5].to_host();
   if (!warmup_diverging.empty()) r.warmup_divergences = count_divergences(stack_iterations(warmup_diverging));
+  if (!warmup_steps.empty())
+    r.warmup_gradient_evaluations =
+        static_cast<std::int64_t>(sum(as_type(stack_iterations(warmup_steps), DType::s64)).item());
   return r;
 }
 

@@ -312,6 +312,21 @@ TEST(McmcSampleErrors, ProgressIsReported) {
 
 // The phases partition the call's wall time: none negative, none missing (each of these runs has every phase),
 // and together no more than the whole call. Not a speed test: it checks which clock each phase reads.
+// HMC's transitions take num_steps leapfrog steps each: the warm-up's count is warmup x chains x num_steps. NUTS's
+// count is at least one step per transition and chain, and the sampling phase's equals sum(num_steps).
+TEST(McmcSampleErrors, WarmupGradientEvaluationsAreCounted) {
+  const mcmc::SampleOptions hmc = small_run(mcmc::Sampler::hmc, reference_backend(), 3);
+  const mcmc::Samples h = mcmc::sample(small_model(), hmc);
+  EXPECT_EQ(h.warmup_gradient_evaluations, hmc.warmup * hmc.chains * hmc.num_steps);
+  const mcmc::SampleOptions nuts = small_run(mcmc::Sampler::nuts, reference_backend(), 2);
+  const mcmc::Samples n = mcmc::sample(small_model(), nuts);
+  EXPECT_GE(n.warmup_gradient_evaluations, nuts.warmup * nuts.chains);
+  EXPECT_LE(n.warmup_gradient_evaluations, nuts.warmup * nuts.chains * ((std::int64_t{1} << nuts.max_tree_depth) - 1));
+  mcmc::SampleOptions none = nuts;
+  none.warmup = 0;
+  EXPECT_EQ(mcmc::sample(small_model(), none).warmup_gradient_evaluations, 0);
+}
+
 TEST(McmcSampleErrors, TimingSplitsTheRunIntoItsPhases) {
   const mcmc::SampleOptions o = small_run(mcmc::Sampler::nuts, reference_backend(), 2);
   const auto start = std::chrono::steady_clock::now();

@@ -68,6 +68,7 @@ McmcResult run_ours(const McmcCase& c, const std::string& sampler, Backend& back
   out.setup_s = r.timing.setup;
   out.first_iteration_s = r.timing.first_iteration;
   out.warmup_s = r.timing.warmup;
+  out.warmup_grad_evals = static_cast<double>(r.warmup_gradient_evaluations);
   const auto per_iteration = [&](std::uint64_t end, std::uint64_t begin) {
     return static_cast<double>(end - begin) / static_cast<double>(c.samples);
   };
@@ -229,11 +230,12 @@ SuiteReport run_mcmc_suite(const Options& o) {
       ours.push_back(run_ours(c, sampler, gpu));
       const McmcResult& r = ours.back();  // on stderr at once: a run cut short still leaves its numbers
       std::fprintf(stderr,
-                   "[mcmc] %s: wall %.3g s (set-up %.3g, first iteration %.3g, warm-up %.3g), sampling %.3g s, "
-                   "%.6g grad evals, min bulk ESS %.6g; per sampling iteration: %.1f dispatches, %.1f replays, "
-                   "%.1f fence waits\n",
-                   r.id.c_str(), r.wall_s, r.setup_s, r.first_iteration_s, r.warmup_s, r.sampling_s, r.grad_evals,
-                   r.ess_bulk_min, r.dispatches_per_iteration, r.replays_per_iteration, r.waits_per_iteration);
+                   "[mcmc] %s: wall %.3g s (set-up %.3g, first iteration %.3g, warm-up %.3g with %.6g grad evals), "
+                   "sampling %.3g s, %.6g grad evals, min bulk ESS %.6g; per sampling iteration: %.1f dispatches, "
+                   "%.1f replays, %.1f fence waits\n",
+                   r.id.c_str(), r.wall_s, r.setup_s, r.first_iteration_s, r.warmup_s, r.warmup_grad_evals,
+                   r.sampling_s, r.grad_evals, r.ess_bulk_min, r.dispatches_per_iteration, r.replays_per_iteration,
+                   r.waits_per_iteration);
     }
   vulkan::release_cached_memory();  // leave the device memory to JAX
   const NumpyroRun peer = run_numpyro_peer(o, dir);

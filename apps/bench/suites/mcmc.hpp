@@ -41,6 +41,7 @@ struct McmcResult {
   double ess_bulk_min = 0;                                  // the smallest bulk ESS over the parameters
   std::vector<double> means, sds;                           // per parameter element: alpha, beta[0], ...
   double setup_s = 0, first_iteration_s = 0, warmup_s = 0;  // ours only: mcmc::Timing's phases
+  double warmup_grad_evals = 0;                             // ours only: leapfrog steps of the warm-up, all chains
   // ours only: Vulkan counters over the sampling phase, per iteration (replays: recorded command buffers run again)
   double dispatches_per_iteration = 0, replays_per_iteration = 0, waits_per_iteration = 0;
 };
