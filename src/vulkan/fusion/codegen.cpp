@@ -273,7 +273,7 @@ class Generator {
   // hold the identity, so the tree's levels 128, 64 and 32 combine each of them with it, and levels 16 .. 1 are
   // the workgroup's. The same operations on the same operands as the eager kernel.
   void emit_short_reduction(std::ostringstream& s, const ReduceLayout& l, const ReduceCode& c) {
-    constexpr int kLanes = 32;
+    constexpr int kLanes = static_cast<int>(kShortReduceRow);
     s << "void main() {\n"
       << "  uint o = nxv_linear_index();\n"
       << "  if (o >= " << l.outputs << "u) return;\n"

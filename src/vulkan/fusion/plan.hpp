@@ -100,10 +100,12 @@ struct ReduceLayout {
   std::int64_t outputs = 0, length = 0, chunks = 1;
   // Rows short enough for reduce.comp's SHORT path: one invocation per output runs the tree in registers (the
   // same operations as the workgroup; a generated reduction without an inner one does the same).
-  bool short_rows() const { return length <= 32; }
+  bool short_rows() const;
 };
 ReduceLayout reduce_layout(const Shape& shape, const Axes& axes, std::int64_t outputs);
 inline constexpr std::int64_t kReduceChunk = 16384;  // reduce.comp's CHUNK
+inline constexpr std::int64_t kShortReduceRow = 32;  // reduce.comp's SHORT_ROW
+inline bool ReduceLayout::short_rows() const { return length <= kShortReduceRow; }
 
 // The inputs an eager stage of `n` evaluates from (markers, stop_gradient and custom_vjp, are aliases of one).
 std::vector<NodeId> eager_inputs(const Node& n);

@@ -17,8 +17,7 @@ namespace nxv::vulkan::kernels {
 namespace {
 
 constexpr std::uint64_t kChunk = 256 * 64;  // reduced elements per workgroup (reduce.comp's CHUNK)
-constexpr std::int64_t kShortRow = 32;      // reduce.comp's SHORT_ROW
-constexpr std::uint64_t kGroupSize = 256;   // invocations per workgroup of the SHORT path
+constexpr std::int64_t kShortRow = 32;      // reduce.comp's SHORT_ROW (its invocations: layout.hpp's kGroupSize)
 static_assert(kMaxRank <= 8, "reduce.comp holds 4 kept and 4 reduced axis groups");
 
 struct AxisGroups {
@@ -93,9 +92,8 @@ BufferPtr reduce_groups(BufferPtr src, DType src_dtype, ReduceFn fn, AxisGroups 
     push.chunks = static_cast<std::uint32_t>(chunks);
     fill_groups(push.kept_shape, push.kept_stride, push.kept_rank, kept);
     fill_groups(push.reduced_shape, push.reduced_stride, push.reduced_rank, reduced);
-    const std::uint64_t groups = short_rows ? (static_cast<std::uint64_t>(outputs) + kGroupSize - 1) / kGroupSize
-                                            : static_cast<std::uint64_t>(outputs) * chunks;
-    const Grid g = grid_for_groups(groups);
+    const Grid g = short_rows ? grid_for_items(static_cast<std::uint64_t>(outputs))
+                              : grid_for_groups(static_cast<std::uint64_t>(outputs) * chunks);
     runtime().dispatch(p, {{&src, false}, {&dst, true}}, push_bytes(push), g.x, g.y);
     if (chunks == 1) return dst;
     // Partials [outputs, chunks] in the output dtype, reduced again along their last axis.
