@@ -52,7 +52,8 @@ void check_settings(const Checkpoint& c, const std::string& where) {
   require(is_one_of(c.model, {"lenet", "mlp", "cnn"}), "model", "\"" + c.model + "\"", "lenet, mlp or cnn");
   require(is_one_of(c.optimizer, {"sgd", "adam", "adamw"}), "optimizer", "\"" + c.optimizer + "\"",
           "sgd, adam or adamw");
-  require(c.dtype == DType::f32 || c.dtype == DType::f64, "dtype", name(c.dtype), "f32 or f64");
+  require(is_one_of(std::string(name(c.dtype)), {"f32", "f64", "bf16", "f16"}), "dtype", name(c.dtype),
+          "f32, f64, bf16 or f16");
   require(c.epoch >= 0, "epoch", c.epoch, "an integer >= 0");
   require(c.step >= 0, "step", c.step, "an integer >= 0");
   require(c.batch >= 1, "batch", c.batch, "an integer >= 1");
@@ -158,8 +159,9 @@ Checkpoint load_checkpoint(const std::filesystem::path& path, Backend& backend) 
   c.model = m.text("model");
   c.optimizer = m.text("optimizer");
   const std::string& dtype = m.text("dtype");
-  if (dtype != "f32" && dtype != "f64")
-    detail::fail("checkpoint ", path.string(), ": metadata \"dtype\" is \"", dtype, "\", expected f32 or f64");
+  if (!is_one_of(dtype, {"f32", "f64", "bf16", "f16"}))
+    detail::fail("checkpoint ", path.string(), ": metadata \"dtype\" is \"", dtype,
+                 "\", expected f32, f64, bf16 or f16");
   c.dtype = dtype_from_name(dtype);
   c.epoch = m.parse<std::int64_t>("epoch", "an integer");
   c.step = m.parse<std::int64_t>("step", "an integer");

@@ -23,7 +23,8 @@ const char* const kUsage =
     "  --decay-factor F          step schedule: the factor per decay (default 0.5)\n"
     "  --final-lr-fraction X     cosine schedule: the fraction X of lr at the last step, 0 <= X <= 1 (default 0)\n"
     "  --device vulkan|reference where to compute (default: Vulkan if a device is usable, else reference)\n"
-    "  --dtype f32|f64           (default f32)\n"
+    "  --dtype f32|f64|bf16|f16  the step's arithmetic (default f32); bf16 and f16 keep f32 master weights,\n"
+    "                            f16 with a dynamic loss scale\n"
     "  --seed N                  initialisation and shuffling seed (default 0)\n"
     "  --out DIR                 metrics.csv, metrics.json, curves.png, checkpoint.safetensors (default out)\n"
     "  --resume CKPT             continue training from a checkpoint (its model, dtype, optimizer and schedule)\n"
@@ -105,7 +106,7 @@ const std::map<std::string, Setter>& setters() {
        }},
       {"dtype",
        [](TrainOptions& o, const std::string& v) {
-         o.dtype = one_of("dtype", v, {"f32", "f64"}) == "f32" ? DType::f32 : DType::f64;
+         o.dtype = dtype_from_name(one_of("dtype", v, {"f32", "f64", "bf16", "f16"}));
        }},
       {"seed",
        [](TrainOptions& o, const std::string& v) { o.seed = static_cast<std::uint64_t>(parse_integer("seed", v, 0)); }},

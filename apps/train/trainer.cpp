@@ -17,6 +17,7 @@
 #include "nxv/grad.hpp"
 #include "nxv/nn.hpp"
 #include "nxv/vulkan.hpp"
+#include "train/mixed_precision.hpp"
 #include "train/models.hpp"
 
 namespace nxv::train {
@@ -55,10 +56,13 @@ nn::Schedule make_schedule(const ScheduleSettings& s, double lr, std::int64_t st
 
 // (summed loss, correct count) of a test batch.
 using EvalFn = std::function<std::tuple<Tensor, Tensor>(const Params&, const Params&, const Tensor&, const Tensor&)>;
-EvalFn make_eval(const nn::Sequential& model) {
+// 16-bit dtypes evaluate with the 16-bit copy of the weights, as they train, and the loss from f32 logits.
+EvalFn make_eval(const nn::Sequential& model, DType compute) {
   return jit(
-      [model](const Params& params, const Params& model_state, const Tensor& x, const Tensor& labels) {
-        const Tensor logits = model.apply(params, model_state, x).first;
+      [model, compute](const Params& params, const Params& model_state, const Tensor& x, const Tensor& labels) {
+        const Tensor logits = is_16_bit(compute)
+                                  ? as_type(model.apply(cast_params(params, compute), model_state, x).first, DType::f32)
+                                  : model.apply(params, model_state, x).first;
         return std::make_tuple(nn::softmax_cross_entropy(logits, labels) * static_cast<double>(x.dim(0)),
                                nn::correct_count(logits, labels));
       },
@@ -70,7 +74,7 @@ Evaluation evaluate(const EvalFn& eval, const Params& params, const Params& mode
                     data::BatchOptions o, Backend& backend) {
   o.shuffle = false;
   const data::Batches batches(test, o, backend);
-  Tensor loss_sum = scalar(0.0, o.dtype, backend), correct = scalar(0.0, DType::s64, backend);
+  Tensor loss_sum = scalar(0.0, master_dtype(o.dtype), backend), correct = scalar(0.0, DType::s64, backend);
   for (std::int64_t i = 0; i < batches.size(); ++i) {
     const data::Batch b = batches[i];
     const auto [loss, hits] = eval(params, model_state, b.images, b.labels);
@@ -113,7 +117,8 @@ void check_matches(const TrainOptions& o, const std::string& option, const std::
 
 // Names and types of the checkpoint's parameters and model state against what the model creates.
 void check_parameters(const Checkpoint& c, const Shape& input, const std::filesystem::path& path) {
-  const nn::Variables expected = make_model(c.model).init_variables(Key{}, input, c.dtype, reference_backend());
+  const nn::Variables expected =
+      make_model(c.model).init_variables(Key{}, input, master_dtype(c.dtype), reference_backend());
   for (const auto& [what, got, wanted] : {std::tuple{"parameter", &c.params, &expected.params},
                                           std::tuple{"state entry", &c.model_state, &expected.state}}) {
     for (const auto& [name, t] : *wanted) {
@@ -135,11 +140,12 @@ ScheduleSettings schedule_settings(const TrainOptions& o) {
 Checkpoint starting_point(const TrainOptions& o, const data::Dataset& train, Backend& backend) {
   if (o.resume.empty()) {
     Checkpoint c{o.model, o.optimizer, o.dtype, 0, 0, o.batch, o.seed, o.lr, schedule_settings(o), {}, {}, {}, {}};
-    nn::Variables v =
-        make_model(o.model).init_variables(key(o.seed), input_shape(o.model, train.rows, train.cols), o.dtype, backend);
+    nn::Variables v = make_model(o.model).init_variables(key(o.seed), input_shape(o.model, train.rows, train.cols),
+                                                         master_dtype(o.dtype), backend);
     c.params = std::move(v.params);
     c.model_state = std::move(v.state);
     c.optimizer_state = make_optimizer(o.optimizer).init(c.params);
+    add_loss_scale(c.optimizer_state, o.dtype, backend);
     return c;
   }
   Checkpoint c = load_checkpoint(o.resume, backend);
@@ -171,8 +177,9 @@ std::int64_t schedule_position(std::int64_t epoch, std::int64_t step_in_epoch, s
 }
 
 // Jitted with the fusion compiler (bit-identical to eager on the same device; 1.78x faster on the H200's MLP step);
-// on the reference backend it runs the evaluator.
-StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer) {
+// on the reference backend it runs the evaluator. bf16 and f16: train/mixed_precision.hpp.
+StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer, DType compute) {
+  if (is_16_bit(compute)) return make_16_bit_train_step(model, optimizer, compute);
   return jit(
       [model, optimizer](const Params& params, const Params& optimizer_state, const Params& model_state,
                          const Tensor& x, const Tensor& labels, const Tensor& lr, const Tensor& key) {
@@ -243,7 +250,7 @@ EpochMetrics train_epoch(const Run& run, std::int64_t epoch, Checkpoint& c, Trai
   };
   // The epoch's summed loss stays on the device; it is read only when the bar shows it (the running mean) and once
   // at the end, so an epoch downloads only the numbers it prints.
-  Tensor loss_sum = scalar(0.0, c.dtype, run.backend);
+  Tensor loss_sum = scalar(0.0, master_dtype(c.dtype), run.backend);
   std::int64_t read_at = -1;
   double running_loss = 0;
   auto read_running_loss = [&] {
@@ -255,8 +262,8 @@ EpochMetrics train_epoch(const Run& run, std::int64_t epoch, Checkpoint& c, Trai
     const data::Batch b = batches[done];
     rate = run.schedule(schedule_position(epoch, done, run.steps_per_epoch));
     auto [loss, params, optimizer_state, model_state] =
-        run.step(c.params, c.optimizer_state, c.model_state, b.images, b.labels, scalar(rate, c.dtype, run.backend),
-                 nn::step_key(c.seed, c.step, run.backend));
+        run.step(c.params, c.optimizer_state, c.model_state, b.images, b.labels,
+                 scalar(rate, master_dtype(c.dtype), run.backend), nn::step_key(c.seed, c.step, run.backend));
     c.params = std::move(params);
     c.optimizer_state = std::move(optimizer_state);
     c.model_state = std::move(model_state);
@@ -296,7 +303,7 @@ TrainResult run_training(const TrainOptions& o, std::FILE* log, bool record_step
 
   Checkpoint c = starting_point(o, train, backend);
   const nn::Sequential model = make_model(c.model);
-  const EvalFn eval = make_eval(model);
+  const EvalFn eval = make_eval(model, c.dtype);
   data::BatchOptions train_options;
   train_options.batch_size = c.batch;
   train_options.seed = c.seed;
@@ -312,7 +319,7 @@ TrainResult run_training(const TrainOptions& o, std::FILE* log, bool record_step
                 backend,
                 train,
                 train_options,
-                make_train_step(model, make_optimizer(c.optimizer)),
+                make_train_step(model, make_optimizer(c.optimizer), c.dtype),
                 make_schedule(c.schedule, c.lr, steps_per_epoch, last_epoch),
                 steps_per_epoch,
                 c.epoch + 1,
@@ -354,7 +361,8 @@ Evaluation run_evaluation(const TrainOptions& o, std::FILE* log) {
   options.subset = o.test_subset;
   options.layout = image_layout(c.model);
   options.dtype = c.dtype;
-  const Evaluation e = evaluate(make_eval(make_model(c.model)), c.params, c.model_state, test, options, backend);
+  const Evaluation e =
+      evaluate(make_eval(make_model(c.model), c.dtype), c.params, c.model_state, test, options, backend);
   std::fprintf(log, "checkpoint %s: model %s, epoch %lld\ntest loss %.4f, test accuracy %.4f (%lld examples)\n",
                o.evaluate.string().c_str(), c.model.c_str(), static_cast<long long>(c.epoch), e.loss, e.accuracy,
                static_cast<long long>(e.examples));

@@ -38,7 +38,8 @@ struct TrainResult {
 using StepFn = std::function<std::tuple<Tensor, Params, Params, Params>(
     const Params& params, const Params& optimizer_state, const Params& model_state, const Tensor& x,
     const Tensor& labels, const Tensor& lr, const Tensor& key)>;
-StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer);
+// `compute`: the dtype of the step's arithmetic; bf16 and f16 keep f32 master weights (train/mixed_precision.hpp).
+StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer, DType compute = DType::f32);
 
 // The step a learning-rate schedule is evaluated at: step `step_in_epoch` (0-based) of epoch `epoch` (1-based),
 // counted in this run's steps per epoch. Not the checkpoint's step counter: a run resumed with another --batch or

@@ -5,14 +5,17 @@
 #include <cstdint>
 #include <string_view>
 
+#include "nxv/half.hpp"
+
 namespace nxv {
 
 // The dtypes, in the order of the rows of src/shared/dtypes.def, the table of their facts (not installed: it also
 // holds the shaders' types); src/core/dtype.cpp checks at compile time that this enum, kNumDTypes and dtype_of
 // agree with it. The order is not a promotion order (see promote()).
-// s8 ... u64 come after the first six so that the earlier dtypes keep their numbers (shader variants, files).
-enum class DType : std::uint8_t { pred, u8, s32, s64, f32, f64, s8, s16, u16, u32, u64 };
-inline constexpr int kNumDTypes = 11;
+// s8 ... u64 and f16, bf16 come after the first six so that the earlier dtypes keep their numbers (shader variants,
+// files).
+enum class DType : std::uint8_t { pred, u8, s32, s64, f32, f64, s8, s16, u16, u32, u64, f16, bf16 };
+inline constexpr int kNumDTypes = 13;
 inline constexpr std::array<DType, kNumDTypes> all_dtypes = [] {
   std::array<DType, kNumDTypes> all{};
   for (int i = 0; i < kNumDTypes; ++i) all[i] = static_cast<DType>(i);
@@ -41,6 +44,7 @@ DType dtype_from_name(std::string_view name);  // throws nxv::Error on an unknow
 
 // The dtype two tensors are promoted to: a float beats an integer, the wider beats the narrower,
 // a signed type wide enough to hold an unsigned one beats it; pred loses to everything.
+// f16 with bf16 gives f32 (neither holds the other), as in Nx and JAX.
 DType promote(DType a, DType b);
 // The smallest float type that holds `t` (integers and pred become f32).
 DType float_type(DType t);
@@ -90,6 +94,14 @@ struct dtype_of<std::uint32_t> {
 template <>
 struct dtype_of<std::uint64_t> {
   static constexpr DType value = DType::u64;
+};
+template <>
+struct dtype_of<Half> {
+  static constexpr DType value = DType::f16;
+};
+template <>
+struct dtype_of<BFloat16> {
+  static constexpr DType value = DType::bf16;
 };
 template <class T>
 inline constexpr DType dtype_of_v = dtype_of<T>::value;

@@ -59,6 +59,7 @@ DType promote(DType a, DType b) {
   if (y.kind == DTypeKind::boolean) return a;
   if (x.kind == DTypeKind::floating || y.kind == DTypeKind::floating) {
     if (x.kind != y.kind) return x.kind == DTypeKind::floating ? a : b;
+    if (x.bits == y.bits) return DType::f32;  // f16 and bf16 (a != b)
     return x.bits >= y.bits ? a : b;
   }
   if (x.kind == y.kind) return x.bits >= y.bits ? a : b;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <ostream>
 #include <sstream>
+#include <type_traits>
 
 #include "nxv/backend.hpp"
 
@@ -54,6 +55,15 @@ V element(const std::byte* p) {
   return v;
 }
 
+// An integer element in decimal (a float type's instantiation is never called: floats print as doubles).
+template <class V>
+std::string integer_string(const std::byte* p) {
+  if constexpr (std::is_integral_v<V>)
+    return std::to_string(element<V>(p));
+  else
+    return "?";
+}
+
 double element_as_double(const std::byte* p, DType t) {
   switch (t) {
 #define NXV_DTYPE(name, bytes, kind, bits, value, ...) \
@@ -71,14 +81,14 @@ std::string format_element(const std::byte* p, DType t) {
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
     char buf[64];
-    std::snprintf(buf, sizeof buf, t == DType::f32 ? "%.7g" : "%.16g", v);
+    std::snprintf(buf, sizeof buf, t == DType::f64 ? "%.16g" : t == DType::f32 ? "%.7g" : "%.5g", v);
     return buf;
   }
   // Integers print exactly (a double would round u64 and s64 beyond 2^53).
   switch (t) {
 #define NXV_DTYPE(name, bytes, kind, bits, value, ...) \
   case DType::name:                                    \
-    return std::to_string(element<value>(p));
+    return integer_string<value>(p);
 #include "shared/dtypes.def"
   }
   return "?";

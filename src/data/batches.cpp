@@ -57,8 +57,8 @@ Batches::Batches(const Dataset& dataset, const BatchOptions& options, Backend& b
     : dataset_(dataset), options_(options), backend_(backend) {
   NXV_CHECK(options.batch_size > 0, "Batches", "got batch_size ", options.batch_size, ", expected > 0");
   NXV_CHECK(options.subset >= 0, "Batches", "got subset ", options.subset, ", expected >= 0 (0 = all examples)");
-  NXV_CHECK(options.dtype == DType::f32 || options.dtype == DType::f64, "Batches", "got image dtype ",
-            nxv::name(options.dtype), ", expected f32 or f64");
+  NXV_CHECK(is_float(options.dtype), "Batches", "got image dtype ", nxv::name(options.dtype),
+            ", expected f32, f64, bf16 or f16");
   NXV_CHECK(options.normalization.std > 0, "Batches", "got normalisation std ", options.normalization.std,
             ", expected > 0");
   NXV_CHECK(static_cast<std::int64_t>(dataset.images.size()) == dataset.count * dataset.rows * dataset.cols &&
@@ -88,8 +88,13 @@ Batch Batches::operator[](std::int64_t i) const {
 
   Batch b;
   b.size = end - begin;
-  b.images = options_.dtype == DType::f32 ? normalized_images<float>(dataset_, indices, options_, backend_)
-                                          : normalized_images<double>(dataset_, indices, options_, backend_);
+  if (options_.dtype == DType::f64)
+    b.images = normalized_images<double>(dataset_, indices, options_, backend_);
+  else if (options_.dtype == DType::f32)
+    b.images = normalized_images<float>(dataset_, indices, options_, backend_);
+  else  // bf16, f16: normalised in f32 and rounded on the host, so that half the bytes travel
+    b.images = as_type(normalized_images<float>(dataset_, indices, options_, reference_backend()), options_.dtype)
+                   .to(backend_);
   b.labels = from_data<std::int64_t>(std::span<const std::int64_t>(labels), Shape{b.size}, backend_);
   return b;
 }

@@ -32,7 +32,7 @@ struct BatchOptions {
   bool drop_last = false;   // drop a last batch smaller than batch_size instead of yielding it
   std::int64_t subset = 0;  // use only the first `subset` examples (0 = all), for quick runs and CI
   ImageLayout layout = ImageLayout::nchw;
-  DType dtype = DType::f32;  // f32 or f64
+  DType dtype = DType::f32;  // f32, f64, bf16 or f16
   Normalization normalization;
 };
 

@@ -27,10 +27,17 @@ struct DTypeName {
   DType dtype;
   std::string_view name;
 };
-constexpr DTypeName kDTypeNames[] = {{DType::pred, "BOOL"}, {DType::u8, "U8"},   {DType::s8, "I8"},
-                                     {DType::s16, "I16"},   {DType::u16, "U16"}, {DType::s32, "I32"},
-                                     {DType::u32, "U32"},   {DType::s64, "I64"}, {DType::u64, "U64"},
-                                     {DType::f32, "F32"},   {DType::f64, "F64"}};
+constexpr DTypeName kDTypeNames[] = {
+    {DType::pred, "BOOL"}, {DType::u8, "U8"},   {DType::s8, "I8"},   {DType::s16, "I16"}, {DType::u16, "U16"},
+    {DType::s32, "I32"},   {DType::u32, "U32"}, {DType::s64, "I64"}, {DType::u64, "U64"}, {DType::f16, "F16"},
+    {DType::bf16, "BF16"}, {DType::f32, "F32"}, {DType::f64, "F64"}};
+
+// "BOOL, U8, ... F64", for the error on an unknown name.
+std::string known_names() {
+  std::string s;
+  for (const auto& d : kDTypeNames) s += (s.empty() ? "" : ", ") + std::string(d.name);
+  return s;
+}
 
 std::string_view safetensors_name(DType t) {
   for (const auto& d : kDTypeNames)
@@ -155,8 +162,7 @@ class Loader {
     e.name = name;
     if (dtype->kind != json::Value::Kind::string) fail("tensor \"", name, "\": dtype is ", json::name(dtype->kind));
     const auto t = dtype_from_safetensors_name(dtype->text);
-    if (!t)
-      fail("tensor \"", name, "\": unknown dtype \"", dtype->text, "\" (nx_vulkan reads F32, F64, I32, I64, U8, BOOL)");
+    if (!t) fail("tensor \"", name, "\": unknown dtype \"", dtype->text, "\" (nx_vulkan reads ", known_names(), ")");
     e.type.dtype = *t;
     if (shape->kind != json::Value::Kind::array) fail("tensor \"", name, "\": shape is ", json::name(shape->kind));
     if (shape->items.size() > kMaxRank)

@@ -108,10 +108,15 @@ Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& o) {
               ") is smaller than the dilated kernel (", window, "), so the result would be empty", canonical);
     out.push_back((span - window) / at.strides[i] + 1);
   }
-  DType dtype = float_type(promote(x.dtype(), w.dtype()));
-  const Tensor cx = x.dtype() == dtype ? x : as_type(x, dtype);
-  const Tensor cw = w.dtype() == dtype ? w : as_type(w, dtype);
-  const Tensor result = apply(OpCall{OpCode::conv, at}, {cx, cw}, {out, dtype});
+  const DType dtype = float_type(promote(x.dtype(), w.dtype()));
+  // f16 and bf16 convolve in f32 and round once: the f32 conv of the widened inputs is exactly that (each product of
+  // two 16-bit floats is exact in f32, the sums are f32's in k order), so it is the 16-bit conv's definition, on
+  // every backend and with its gradient, without 16-bit variants of the conv kernels.
+  const DType computed = dtype == DType::f16 || dtype == DType::bf16 ? DType::f32 : dtype;
+  const Tensor cx = x.dtype() == computed ? x : as_type(x, computed);
+  const Tensor cw = w.dtype() == computed ? w : as_type(w, computed);
+  Tensor result = apply(OpCall{OpCode::conv, at}, {cx, cw}, {out, computed});
+  if (computed != dtype) result = as_type(result, dtype);
   // Canonical axis i goes to axis out_perm[i]: the transpose takes result axis j from canonical axis inv[j].
   Axes inverse = Axes::filled(out_perm.size(), 0);
   for (int i = 0; i < out_perm.size(); ++i) inverse[static_cast<int>(out_perm[i])] = i;

@@ -72,14 +72,16 @@ Tensor eye(const Shape& shape, DType dtype, Backend& backend) {
 
 Tensor uniform(Key k, const Shape& shape, DType dtype, double low, double high, Backend& backend) {
   check_shape(shape, "uniform");
-  NXV_CHECK(is_float(dtype), "uniform", "expected a float dtype, got ", name(dtype));
+  NXV_CHECK(dtype == DType::f32 || dtype == DType::f64, "uniform", "got dtype ", name(dtype),
+            ", expected f32 or f64 (draw 16-bit floats in f32 and cast them)");
   const OpCall call{OpCode::random_uniform, UniformAttrs{k, low, high}};
   return apply_on(backend, call, {shape, dtype});
 }
 
 Tensor normal(Key k, const Shape& shape, DType dtype, double mean, double stddev, Backend& backend) {
   check_shape(shape, "normal");
-  NXV_CHECK(is_float(dtype), "normal", "expected a float dtype, got ", name(dtype));
+  NXV_CHECK(dtype == DType::f32 || dtype == DType::f64, "normal", "got dtype ", name(dtype),
+            ", expected f32 or f64 (draw 16-bit floats in f32 and cast them)");
   const OpCall call{OpCode::random_normal, NormalAttrs{k, mean, stddev}};
   return apply_on(backend, call, {shape, dtype});
 }

@@ -14,8 +14,9 @@
 namespace nxv::reference {
 
 // Calls f.template operator()<Storage, Compute>() for `type`, with the types of its row of shared/dtypes.def: pred
-// and u8 are stored as one byte and computed in uint32_t (stores truncate back to 8 bits), s32/s64/f32/f64 compute
-// in themselves. Use with a template lambda: visit_dtype(t, [&]<class S, class C>() { ... }).
+// and u8 are stored as one byte and computed in uint32_t (stores truncate back to 8 bits), f16 and bf16 are stored
+// as nxv::Half / nxv::BFloat16 and computed in float (stores round to nearest even), s32/s64/f32/f64 compute in
+// themselves. Use with a template lambda: visit_dtype(t, [&]<class S, class C>() { ... }).
 template <class F>
 decltype(auto) visit_dtype(DType type, F&& f) {
   switch (type) {
@@ -45,10 +46,15 @@ void store(std::byte* base, std::int64_t i, C v) {
 
 // The cast rule (as_type): float→int truncates toward zero, NaN→0, out-of-range saturates to the int type's
 // range; int→float and f64→f32 round to nearest-even (a plain C++ conversion); int→int wraps. `To` and `From`
-// are storage types (u8 for pred); conversions *to* pred go through to_pred() instead.
+// are storage types (u8 for pred); conversions *to* pred go through to_pred() instead. f16 and bf16 convert through
+// float both ways (include/nxv/half.hpp).
 template <class To, class From>
 To convert(From x) {
-  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
+  if constexpr (is_half_v<From>) {
+    return convert<To>(static_cast<float>(x));
+  } else if constexpr (is_half_v<To>) {
+    return To(convert<float>(x));
+  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
     const double d = static_cast<double>(x);  // exact for f32, so one comparison rule serves both widths
     if (std::isnan(d)) return 0;
     // double(max) is max + 1 for s64 (2^63), so `>=` also catches values that round up to it.
@@ -63,14 +69,17 @@ To convert(From x) {
 // Anything → pred: x != 0 (NaN → 1).
 template <class From>
 std::uint8_t to_pred(From x) {
-  return x != From(0) ? 1 : 0;
+  if constexpr (is_half_v<From>)
+    return to_pred(static_cast<float>(x));
+  else
+    return x != From(0) ? 1 : 0;
 }
 
 // `x` converted to `type` by the cast rule and stored as element `i` of `dst` (full, pad and iota use this).
 template <class From>
 void store_converted(DType type, std::byte* dst, std::int64_t i, From x) {
   visit_dtype(type, [&]<class S, class C>() {
-    const S s = type == DType::pred ? S(to_pred(x)) : convert<S>(x);
+    const S s = type == DType::pred ? convert<S>(to_pred(x)) : convert<S>(x);
     store<S, S>(dst, i, s);
   });
 }

@@ -108,7 +108,7 @@ void cast(const Tensor& x, const TensorType& out, std::byte* dst) {
     visit_dtype(out.dtype, [&]<class To, class ToCompute>() {
       for (std::int64_t i = 0; i < n; ++i) {
         const From v = load<From, From>(src, i);
-        store<To, To>(dst, i, out.dtype == DType::pred ? To(to_pred(v)) : convert<To>(v));
+        store<To, To>(dst, i, out.dtype == DType::pred ? convert<To>(to_pred(v)) : convert<To>(v));
       }
     });
   });

@@ -6,6 +6,7 @@
 // the Vulkan kernel follows: per target element, x then its updates in increasing update index.
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "reference/dtype_dispatch.hpp"
 #include "reference/indexing.hpp"
@@ -95,21 +96,25 @@ void gather(const Tensor& x, const Tensor& indices, const TensorType& out, std::
   }
 }
 
-// x + the updates, in increasing update index per target element (the order the Vulkan kernel follows).
+// x + the updates, in increasing update index per target element (the order the Vulkan kernel follows), summed in
+// the compute type and stored once (f16 and bf16 accumulate in f32, as reductions do).
 void indexed_add(const Tensor& x, const Tensor& indices, const Tensor& updates, const TensorType& out, std::byte* dst) {
   copy_input(dst, x);
   const std::int64_t n = indices.shape()[0];
   const std::int64_t window = elements(updates.shape(), 1, updates.rank());
   const std::byte* u = host_bytes(updates);
   visit_dtype(out.dtype, [&]<class S, class C>() {
+    std::vector<C> acc(static_cast<std::size_t>(x.size()));
+    for (std::int64_t t = 0; t < x.size(); ++t) acc[static_cast<std::size_t>(t)] = load<S, C>(dst, t);
     for (std::int64_t b = 0; b < n; ++b) {
       const std::int64_t row = target_row(x, indices, b);
       if (row < 0) continue;
       for (std::int64_t w = 0; w < window; ++w) {
-        const std::int64_t t = row * window + w;
-        store<S, C>(dst, t, C(load<S, C>(dst, t) + load<S, C>(u, b * window + w)));
+        C& a = acc[static_cast<std::size_t>(row * window + w)];
+        a = C(a + load<S, C>(u, b * window + w));
       }
     }
+    for (std::int64_t t = 0; t < x.size(); ++t) store<S, C>(dst, t, acc[static_cast<std::size_t>(t)]);
   });
 }
 

@@ -49,6 +49,8 @@ TEST(Safetensors, RoundTripsEveryDtypeRankZeroEmptyTensorsAndMetadata) {
       {"u16", tensor<std::uint16_t>({0, UINT16_MAX, 9}, {3}, ref())},
       {"u32", tensor<std::uint32_t>({UINT32_MAX, 1}, {2}, ref())},
       {"u64", tensor<std::uint64_t>({UINT64_MAX, 0, 5}, {3}, ref())},
+      {"f16", bitcast(tensor<std::uint16_t>({0x3c00, 0x7bff, 0xfc00, 0x0001}, {4}, ref()), DType::f16)},
+      {"bf16", bitcast(tensor<std::uint16_t>({0x3f80, 0x7f7f, 0x8000, 0x7fc0}, {4}, ref()), DType::bf16)},
       {"mask", tensor<bool>(std::vector<bool>{true, false, true}, {3}, ref())},
       {"scalar", scalar(2.5, DType::f32, ref())},
       {"empty", zeros({0, 3}, DType::f32, ref())},
@@ -68,6 +70,8 @@ TEST(Safetensors, RoundTripsEveryDtypeRankZeroEmptyTensorsAndMetadata) {
   expect_same<std::uint16_t>(f.tensors.at("u16"), tensors.at("u16"), "u16");
   expect_same<std::uint32_t>(f.tensors.at("u32"), tensors.at("u32"), "u32");
   expect_same<std::uint64_t>(f.tensors.at("u64"), tensors.at("u64"), "u64");
+  for (const char* half : {"f16", "bf16"})
+    expect_same<std::uint16_t>(bitcast(f.tensors.at(half), DType::u16), bitcast(tensors.at(half), DType::u16), half);
   expect_same<bool>(f.tensors.at("mask"), tensors.at("mask"), "mask");
   expect_same<float>(f.tensors.at("scalar"), tensors.at("scalar"), "scalar");
   expect_same<float>(f.tensors.at("empty"), tensors.at("empty"), "empty");
@@ -136,8 +140,8 @@ TEST(Safetensors, EveryKindOfCorruptFileIsANamedError) {
       {"malformed JSON", file_bytes(R"({"a":{"dtype":"F32",)", f32x2), {"malformed JSON header", "at byte"}},
       {"duplicate name", file_bytes("{" + entry_a + "," + entry_a + "}", f32x2), {"duplicate key \"a\""}},
       {"unknown dtype",
-       file_bytes(R"({"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})", std::string(4, '\0')),
-       {"tensor \"a\"", "unknown dtype \"F16\""}},
+       file_bytes(R"({"a":{"dtype":"F8_E4M3","shape":[2],"data_offsets":[0,2]}})", std::string(2, '\0')),
+       {"tensor \"a\"", "unknown dtype \"F8_E4M3\"", "BF16"}},
       {"offsets out of range",
        file_bytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", "1234"),
        {"tensor \"a\"", "out of range", "the data is 4 bytes"}},

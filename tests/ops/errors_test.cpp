@@ -34,8 +34,9 @@ TEST(OpErrors, BadAxes) {
 
 TEST(OpErrors, WrongDtypes) {
   expect_error([] { bitwise_and(f32({2}), f32({2})); }, {"bitwise_and", "expected integer", "f32[2]"});
-  expect_error([] { uniform(key(1), {2}, DType::s32, 0, 1, reference_backend()); }, {"uniform", "float", "s32"});
-  expect_error([] { dtype_from_name("f16"); }, {"unknown dtype", "f16"});
+  expect_error([] { uniform(key(1), {2}, DType::s32, 0, 1, reference_backend()); }, {"uniform", "f32 or f64", "s32"});
+  expect_error([] { normal(key(1), {2}, DType::bf16, 0, 1, reference_backend()); }, {"normal", "f32 or f64", "bf16"});
+  expect_error([] { dtype_from_name("f8"); }, {"unknown dtype", "f8"});
   expect_error([] { (void)f32({2}).to_vector<double>(); }, {"to_vector", "f32", "f64"});
 }
 

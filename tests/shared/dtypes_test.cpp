@@ -29,9 +29,11 @@ constexpr Row kRows[] = {
 #include "shared/dtypes.def"
 };
 
-// A scalar type as the C++ and the GLSL spelling of it must agree: "4-byte unsigned integer", ...
+// A scalar type as the C++ and the GLSL spelling of it must agree: "4-byte unsigned integer", ... nxv::Half and
+// nxv::BFloat16 are their bits, a uint16_t, as the shaders' buffers hold them.
 template <class T>
 std::string cpp_scalar() {
+  if constexpr (is_half_v<T>) return cpp_scalar<decltype(T::bits)>();
   return std::to_string(sizeof(T)) + "-byte " +
          (std::is_floating_point_v<T> ? "float"
           : std::is_signed_v<T>       ? "signed integer"

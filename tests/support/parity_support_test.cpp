@@ -35,11 +35,18 @@ std::string mismatch(const std::vector<std::byte>& e, const std::vector<std::byt
     std::memcpy(&y, a.data() + i * sizeof(T), sizeof(T));
     bool same = std::memcmp(&x, &y, sizeof(T)) == 0;
     if constexpr (std::is_floating_point_v<T>) same = same || (std::isnan(x) && std::isnan(y));
+    if constexpr (is_half_v<T>) same = same || (std::isnan(float(x)) && std::isnan(float(y)));
     if (same) continue;
     ++count;
     if (shown++ < 5) {
-      out.precision(std::numeric_limits<T>::max_digits10);
-      out << "  [" << i << "] reference " << +x << ", vulkan " << +y << "\n";
+      if constexpr (is_half_v<T>) {
+        out.precision(std::numeric_limits<float>::max_digits10);
+        out << "  [" << i << "] reference " << float(x) << " (0x" << std::hex << x.bits << "), vulkan " << float(y)
+            << " (0x" << y.bits << std::dec << ")\n";
+      } else {
+        out.precision(std::numeric_limits<T>::max_digits10);
+        out << "  [" << i << "] reference " << +x << ", vulkan " << +y << "\n";
+      }
     }
   }
   if (count == 0) return {};
@@ -76,6 +83,9 @@ bool vulkan_flushes_f32_denormals() {
 }
 
 Tensor flush_f32_denormals(const Tensor& t) {
+  // bf16 has f32's exponent range: its subnormals are f32 subnormals once loaded, and flushed alike.
+  if (t.dtype() == DType::bf16)
+    return as_type(flush_f32_denormals(as_type(t.to_host(), DType::f32)), DType::bf16).to(t.backend());
   if (t.dtype() != DType::f32) return t;
   std::vector<float> v = t.to_vector<float>();
   for (float& x : v)
@@ -154,7 +164,7 @@ std::vector<T> int_pool() {
 }
 
 template <class T>
-Tensor fill(const Shape& shape, std::uint64_t seed, bool special, double lo, double hi) {
+Tensor fill_values(const Shape& shape, std::uint64_t seed, bool special, double lo, double hi) {
   std::mt19937_64 rng(seed);
   const std::int64_t n = num_elements(shape);
   std::vector<T> values(static_cast<std::size_t>(n));
@@ -173,6 +183,15 @@ Tensor fill(const Shape& shape, std::uint64_t seed, bool special, double lo, dou
     }
   }
   return from_data<T>(std::span<const T>(values), shape, reference_backend());
+}
+
+template <class T>
+Tensor fill(const Shape& shape, std::uint64_t seed, bool special, double lo, double hi) {
+  // f16 and bf16: the f32 data (with its special values) rounded to them, as as_type rounds.
+  if constexpr (is_half_v<T>)
+    return as_type(fill_values<float>(shape, seed, special, lo, hi), dtype_of_v<T>);
+  else
+    return fill_values<T>(shape, seed, special, lo, hi);
 }
 
 }  // namespace
@@ -215,6 +234,10 @@ Tensor test_data(DType dtype, const Shape& shape, std::uint64_t seed, bool speci
       return fill<float>(shape, seed, special, -10, 10);
     case DType::f64:
       return fill<double>(shape, seed, special, -10, 10);
+    case DType::f16:
+      return fill<Half>(shape, seed, special, -10, 10);
+    case DType::bf16:
+      return fill<BFloat16>(shape, seed, special, -10, 10);
   }
   return {};
 }

@@ -66,7 +66,7 @@ class Generator {
     std::size_t binding = 0, push = k_.push.size() + (loop_ != nullptr ? kLoopPushWords : 0);
     declare_buffers(s, k_, nested, "", "", binding);
     if (k_.reduce >= 0)
-      s << "layout(std430, binding = " << binding++ << ") writeonly buffer Result { " << buffer_type(dtype(k_.reduce))
+      s << "layout(std430, binding = " << binding++ << ") writeonly buffer Result { " << buffer_type(result_dtype())
         << " result[]; };\n";
     for (const Kernel& e : k_.epilogue) {  // its reads of the result take the reduced value instead
       declare_buffers(s, e, k_.reduce, "Epilogue", "e", binding);
@@ -238,6 +238,16 @@ class Generator {
         << indent << "rest /= " << l.reduced_shape[d] << "u;\n";
   }
 
+  // The dtype of the Result buffer: the reduction's, but f32 for the partials of an f16 or bf16 reduction of more
+  // than one chunk (they accumulate in f32, as the eager kernel's do; compiler.cpp rounds the total once).
+  DType result_dtype() const {
+    const Node& red = g_.nodes[k_.reduce];
+    const DType t = red.type.dtype;
+    if (!is_half(t) || red.call.code != OpCode::reduce || !k_.inner.empty()) return t;
+    const std::int64_t outputs = num_elements(red.type.shape);
+    return reduce_layout(k_.domain, red.call.attrs_as<ReduceAttrs>().axes, outputs).chunks > 1 ? DType::f32 : t;
+  }
+
   // reduce.comp's scalar path with its constants spelled out and load() replaced by the program at the element:
   // the same lanes, order, identity, combine and tree, so the result has the eager kernel's bits.
   void emit_reduction(std::ostringstream& s) {
@@ -297,7 +307,7 @@ class Generator {
     s << "  lanes[t] = acc;\n  barrier();\n"
       << "  for (uint s = 128u; s > 0u; s >>= 1) {\n"
       << "    if (t < s) lanes[t] = nxv_combine(lanes[t], lanes[t + s]);\n    barrier();\n  }\n"
-      << "  if (t == 0u) {\n    result[" << g << "] = " << store_expr(dtype(k_.reduce), "lanes[0]") << ";\n";
+      << "  if (t == 0u) {\n    result[" << g << "] = " << store_expr(result_dtype(), "lanes[0]") << ";\n";
     if (!k_.epilogue.empty()) s << "    nxv_epilogue(" << g << ", lanes[0]);\n";
     s << "  }\n}\n";
   }
@@ -410,10 +420,11 @@ class Generator {
           s << "carry" << loop_->carry_of_read[static_cast<std::size_t>(ins.read)] << ";\n";
         else if (loop_ != nullptr && &k == &k_ && ins.read == loop_->counter_read)
           s << compute_type(t) << "(counter);\n";
-        else if (!reduced.empty() && k.reads[ins.read].node == k_.reduce)
-          s << compute_type(t) << "(" << reduced << ");\n";
+        else if (!reduced.empty() && k.reads[ins.read].node == k_.reduce)  // f16/bf16: as the store rounds it
+          s << rounded_half(t, std::string(compute_type(t)) + "(" + reduced + ")") << ";\n";
         else if (k.reads[ins.read].node == shared_node)
-          s << compute_type(t) << "(" << shared_array << "[" << offsets[ins.read] << "]);\n";
+          s << rounded_half(t, std::string(compute_type(t)) + "(" + shared_array + "[" + offsets[ins.read] + "])")
+            << ";\n";
         else
           s << load_expr(t, in + std::to_string(ins.read) + "[" + offsets[ins.read] + "]") << ";\n";
         continue;

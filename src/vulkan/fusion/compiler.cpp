@@ -441,12 +441,16 @@ class FusedExecutable final : public Executable {
     Buffers buffers;                                                 // in generate_glsl's binding order
     const NodeId nested = k.inner.empty() ? -1 : k.inner[0].reduce;  // read from shared memory, no binding
     bind(k, nested, values, vk, buffers);
-    // A reduction's result, or its partials [outputs, chunks] in the result's dtype.
+    // A reduction's result, or its partials [outputs, chunks] in the result's dtype (f32 for f16 and bf16, as
+    // codegen.cpp's result_dtype() writes them).
     const TensorType* reduced = k.reduce >= 0 ? &graph_.nodes[k.reduce].type : nullptr;
     std::int64_t outputs = 0;
+    DType partial_dtype = DType::f32;
     if (reduced != nullptr) {
       outputs = num_elements(reduced->shape);
-      buffers.add(rt.allocate(static_cast<std::size_t>(outputs * c.chunks) * size_of(reduced->dtype)), true);
+      const bool half = reduced->dtype == DType::f16 || reduced->dtype == DType::bf16;
+      partial_dtype = c.chunks > 1 && half ? DType::f32 : reduced->dtype;
+      buffers.add(rt.allocate(static_cast<std::size_t>(outputs * c.chunks) * size_of(partial_dtype)), true);
       values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffers.buffers.back()));
     }
     const std::size_t result = buffers.buffers.size() - 1;  // reductions: the result's (or partials') binding
@@ -462,13 +466,14 @@ class FusedExecutable final : public Executable {
     if (reduced == nullptr || c.chunks == 1) return;
     // The eager kernel's second pass over the partials (the same call along their last axis, repeated while more
     // than one chunk remains), as reduce.cpp runs it after its first.
-    const Tensor partials({{outputs, c.chunks}, reduced->dtype}, vk,
+    const Tensor partials({{outputs, c.chunks}, partial_dtype}, vk,
                           std::make_shared<vulkan::VulkanStorage>(buffers.buffers[result]));
     ReduceAttrs again = graph_.nodes[k.reduce].call.attrs_as<ReduceAttrs>();
     again.axes = {1};
     again.keep_axes = false;
-    const Tensor total =
-        apply(OpCall{OpCode::reduce, again}, std::vector<Tensor>{partials}, TensorType{{outputs}, reduced->dtype});
+    Tensor total =
+        apply(OpCall{OpCode::reduce, again}, std::vector<Tensor>{partials}, TensorType{{outputs}, partial_dtype});
+    if (partial_dtype != reduced->dtype) total = as_type(total, reduced->dtype);
     const vulkan::BufferPtr& buffer = vulkan::buffer_of(total, "jit (vulkan compiler)");
     values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffer));
   }

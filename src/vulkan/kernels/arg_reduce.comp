@@ -40,7 +40,7 @@ void main() {
   A_T v = A_T(0);
   uint j = NONE;
   for (uint r = lane; r < pc.reduced; r += 256u) {
-    A_T x = A_T(x_data[base + r * pc.inner]);
+    A_T x = A_LOAD(x_data[base + r * pc.inner]);
     if (beats(x, r, v, j)) {
       v = x;
       j = r;

@@ -75,7 +75,7 @@ void main() {
     NXV_LOAD4(KIND_A, a_data, a4, va)
     NXV_LOAD4(KIND_B, b_data, b4, vb)
     OUT_VEC4 r;
-    for (int k = 0; k < 4; ++k) r[k] = OUT_STORE(apply(A_T(va[k]), A_T(vb[k])));
+    for (int k = 0; k < 4; ++k) r[k] = OUT_PACK(apply(A_LOAD(va[k]), A_LOAD(vb[k])));
     if (full) {
       y4[i] = r;
     } else {
@@ -87,5 +87,5 @@ void main() {
   uint ia, ib, unused;
   NXV_BROADCAST_OFFSETS(i, pc.rank, pc.shape, KIND_A, pc.stride_a, ia, KIND_B, pc.stride_b, ib, NXV_SCALAR,
                         pc.stride_b, unused);
-  y_data[i] = OUT_STORE(apply(A_T(a_data[ia]), A_T(b_data[ib])));
+  y_data[i] = OUT_PACK(apply(A_LOAD(a_data[ia]), A_LOAD(b_data[ib])));
 }

@@ -39,5 +39,5 @@ OUT_T convert(A_T x) {
 void main() {
   uint i = nxv_linear_index();
   if (i >= pc.count) return;
-  y_data[i] = OUT_STORE(convert(A_T(x_data[i])));
+  y_data[i] = OUT_PACK(convert(A_LOAD(x_data[i])));
 }

@@ -70,7 +70,7 @@ A_T load_x(ivec3 origin, uint x_base, uint c, uint k0, uint k1, uint k2, uint in
     q2 = int(uint(q2) / in_dilation.z);
   }
   uint at = x_base + c * in_spatial + (uint(q0) * pc.in_size[1] + uint(q1)) * pc.in_size[2] + uint(q2);
-  return inside ? A_T(x_data[at]) : A_T(0);
+  return inside ? A_LOAD(x_data[at]) : A_T(0);
 }
 
 void main() {
@@ -149,7 +149,7 @@ void main() {
       A_T xv[4];
       for (uint j = 0u; j < RN; ++j) xv[j] = load_x(origin[j], x_base[j], c, k0, k1, k2, in_spatial);
       for (uint i = 0u; i < RM; ++i) {
-        A_T wv = A_T(w_data[w_base[i] + k]);
+        A_T wv = A_LOAD(w_data[w_base[i] + k]);
         for (uint j = 0u; j < RN; ++j) {
           precise A_T product = xv[j] * wv;
           precise A_T sum = acc[i][j] + product;
@@ -165,7 +165,7 @@ void main() {
       [[unroll]] for (uint t = 0u; t < KB; ++t) {
         if (k + t >= k_end) break;
         for (uint j = 0u; j < RN; ++j) xv[t][j] = load_x(origin[j], x_base[j], c, k0, k1, k2, in_spatial);
-        for (uint i = 0u; i < RM; ++i) wv[t][i] = A_T(w_data[w_base[i] + k + t]);
+        for (uint i = 0u; i < RM; ++i) wv[t][i] = A_LOAD(w_data[w_base[i] + k + t]);
         NXV_NEXT_TERM()
       }
       [[unroll]] for (uint t = 0u; t < KB; ++t) {
@@ -197,7 +197,7 @@ void main() {
       uint col = col0 + j * 64u;
       if (col >= cols) continue;
       uint at = y_offset + ((col / out_spatial) * pc.out_channels + o_base + row) * out_spatial + col % out_spatial;
-      y_data[at] = A_STORE(acc[i][j]);
+      y_data[at] = A_PACK(acc[i][j]);
 #ifdef NXV_EPILOGUE
       if (!SPLIT) nxv_epilogue(at, acc[i][j]);
 #endif

@@ -15,10 +15,10 @@ layout(push_constant) uniform Push {
 void main() {
   uint i = nxv_linear_index();
   if (i >= pc.outputs) return;
-  A_T total = A_T(p_data[i]);
+  A_T total = A_LOAD(p_data[i]);
   for (uint c = 1u; c < pc.chunks; ++c) {
-    precise A_T sum = total + A_T(p_data[c * pc.outputs + i]);
+    precise A_T sum = total + A_LOAD(p_data[c * pc.outputs + i]);
     total = sum;
   }
-  y_data[i] = A_STORE(total);
+  y_data[i] = A_PACK(total);
 }

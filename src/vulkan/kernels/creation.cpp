@@ -70,7 +70,7 @@ RandomPush random_push(const OpCall& call, std::uint32_t count) {
 }
 
 bool random(const OpCall& call, const TensorType& out, BufferPtr& result) {
-  if (!is_float(out.dtype)) return false;
+  if (out.dtype != DType::f32 && out.dtype != DType::f64) return false;
   static PipelineCache cache;
   const bool normal = call.code == OpCode::random_normal;
   const std::int32_t spec[] = {normal ? 1 : 0};
@@ -87,14 +87,23 @@ bool random(const OpCall& call, const TensorType& out, BufferPtr& result) {
 
 }  // namespace
 
+// The bits of `value` rounded to float storage type S (f16, bf16, f32, f64).
+template <class S>
+std::uint64_t float_bits(double value) {
+  if constexpr (is_half_v<S>)
+    return S(value).bits;
+  else
+    return bits_of(static_cast<S>(value));
+}
+
 std::uint64_t element_bits(double value, DType dtype) {
   if (dtype == DType::pred) return value != 0.0 ? 1 : 0;  // NaN != 0
   switch (dtype) {
-#define NXV_DTYPE(name, bytes, kind, bits, value_type, storage, ...) \
-  case DType::name:                                                  \
-    if constexpr (std::is_floating_point_v<storage>)                 \
-      return bits_of(static_cast<storage>(value));                   \
-    else                                                             \
+#define NXV_DTYPE(name, bytes, kind, bits, value_type, storage, ...)       \
+  case DType::name:                                                        \
+    if constexpr (is_half_v<storage> || std::is_floating_point_v<storage>) \
+      return float_bits<storage>(value);                                   \
+    else                                                                   \
       return bits_of(to_integer<storage>(value));
 #include "shared/dtypes.def"
   }

@@ -34,8 +34,8 @@ void main() {
   A_T acc = A_T(0);
   for (uint step = 0u; step < pc.n; ++step) {
     uint at = base + (REVERSE == 1 ? pc.n - 1u - step : step) * pc.inner;
-    A_T v = A_T(x_data[at]);
+    A_T v = A_LOAD(x_data[at]);
     acc = step == 0u ? v : combine(acc, v);
-    y_data[at] = A_STORE(acc);
+    y_data[at] = A_PACK(acc);
   }
 }

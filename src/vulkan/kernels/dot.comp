@@ -60,11 +60,11 @@ void main() {
       uint kk = A_ALONG_K == 1 ? idx % TK : idx / TM;
       uint mm = A_ALONG_K == 1 ? idx / TK : idx % TM;
       bool inside = m0 + mm < pc.m && k0 + kk < pc.k;
-      a_tile[kk][mm] = inside ? A_T(a_data[a_base + (m0 + mm) * pc.a_m + (k0 + kk) * pc.a_k]) : A_T(0);
+      a_tile[kk][mm] = inside ? A_LOAD(a_data[a_base + (m0 + mm) * pc.a_m + (k0 + kk) * pc.a_k]) : A_T(0);
       kk = B_ALONG_K == 1 ? idx % TK : idx / TN;
       uint nn = B_ALONG_K == 1 ? idx / TK : idx % TN;
       inside = n0 + nn < pc.n && k0 + kk < pc.k;
-      b_tile[kk][nn] = inside ? A_T(b_data[b_base + (k0 + kk) * pc.b_k + (n0 + nn) * pc.b_n]) : A_T(0);
+      b_tile[kk][nn] = inside ? A_LOAD(b_data[b_base + (k0 + kk) * pc.b_k + (n0 + nn) * pc.b_n]) : A_T(0);
     }
     barrier();
     uint slab = min(TK, pc.k - k0);
@@ -99,7 +99,7 @@ void main() {
     for (uint j = 0u; j < 4u; ++j) {
       uint col = n0 + tx + 16u * j;
       if (col >= pc.n) continue;
-      y_data[y_base + row * pc.n + col] = A_STORE(acc[i][j]);
+      y_data[y_base + row * pc.n + col] = A_PACK(acc[i][j]);
 #ifdef NXV_EPILOGUE
       nxv_epilogue(y_base + row * pc.n + col, acc[i][j]);
 #endif

@@ -93,7 +93,7 @@ void load_slab(uint a_base, uint b_base, uint m0, uint n0, uint k0, uint tid) {
       [[unroll]] for (uint c = 0u; c < VW; ++c) {
         const uint mc = A_ALONG_K == 1 ? m : m + c, kc = A_ALONG_K == 1 ? k + c : k;
         const uint step = A_ALONG_K == 1 ? pc.a_k : pc.a_m;
-        a_next[e][c] = mc < pc.m && kc < pc.k ? A_T(a_data[at + c * step]) : A_T(0);
+        a_next[e][c] = mc < pc.m && kc < pc.k ? A_LOAD(a_data[at + c * step]) : A_T(0);
       }
     }
   }
@@ -108,7 +108,7 @@ void load_slab(uint a_base, uint b_base, uint m0, uint n0, uint k0, uint tid) {
       [[unroll]] for (uint c = 0u; c < VW; ++c) {
         const uint nc = B_ALONG_K == 1 ? n : n + c, kc = B_ALONG_K == 1 ? k + c : k;
         const uint step = B_ALONG_K == 1 ? pc.b_k : pc.b_n;
-        b_next[e][c] = nc < pc.n && kc < pc.k ? A_T(b_data[at + c * step]) : A_T(0);
+        b_next[e][c] = nc < pc.n && kc < pc.k ? A_LOAD(b_data[at + c * step]) : A_T(0);
       }
     }
   }
@@ -195,7 +195,7 @@ void main() {
         y_vec[at / VW] = v;
       } else {
         [[unroll]] for (uint d = 0u; d < VW; ++d)
-          if (col + d < pc.n) y_data[at + d] = A_STORE(acc[i][s * VW + d]);
+          if (col + d < pc.n) y_data[at + d] = A_PACK(acc[i][s * VW + d]);
       }
     }
   }

@@ -20,8 +20,8 @@ void main() {
   uint row = (i / pc.inner) % pc.dim;
   uint v = EYE == 0 ? row : (row == i % pc.inner ? 1u : 0u);
 #if defined(OUT_PRED)
-  y_data[i] = OUT_STORE(nxv_nonzero(v));
+  y_data[i] = OUT_PACK(nxv_nonzero(v));
 #else
-  y_data[i] = OUT_STORE(OUT_T(v));
+  y_data[i] = OUT_PACK(OUT_T(v));
 #endif
 }

@@ -69,6 +69,14 @@ foreach(t IN LISTS NXV_NUMERIC_VARIANTS)
   nxv_shader(NAME dot_${t} SOURCE dot.comp DEFINES ${a})
 endforeach()
 
+# f16 and bf16 reductions accumulate in f32: a reduction of more than one chunk writes f32 partials.
+foreach(t f16 bf16)
+  nxv_type_defines(a A ${t})
+  nxv_type_defines(f32 OUT f32)
+  nxv_shader(NAME reduce_${t}_to_f32 SOURCE reduce.comp DEFINES ${a} ${f32})
+  nxv_shader(NAME reduce_vec4_${t}_to_f32 SOURCE reduce.comp DEFINES VEC4 ${a} ${f32})
+endforeach()
+
 # The register-blocked GEMM (dot_blocked.comp), f32 and f64: RM x RN outputs per invocation, slabs of TK.
 # "big": 128 x 128 tiles (f32) / 128 x 64 (f64); "mid": 64 x 64 tiles.
 nxv_type_defines(a A f32)

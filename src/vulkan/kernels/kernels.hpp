@@ -16,6 +16,8 @@ using Inputs = std::span<const Tensor>;
 bool elementwise(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // unary, binary,
                                                                                             // their _test, select, clip
 bool cast(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
+// `count` elements of `src` converted from `from` to `to` (cast.comp), in a new buffer.
+BufferPtr cast_buffer(const BufferPtr& src, DType from, DType to, std::uint32_t count);
 bool reduce(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);    // reduce, arg_reduce
 bool movement(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // transpose, broadcast,
                                                                                          // slice, pad, concatenate,

@@ -53,5 +53,5 @@ void main() {
     precise double scaled = pc.b * z;
     v = pc.a + scaled;
   }
-  y_data[i] = OUT_STORE(v);
+  y_data[i] = OUT_PACK(v);
 }

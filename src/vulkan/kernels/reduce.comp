@@ -65,7 +65,7 @@ layout(push_constant) uniform Push {
 #define ACC_T uint
 ACC_T identity() { return FN == 4 ? 1u : 0u; }
 ACC_T combine(ACC_T a, ACC_T b) { return FN == 4 ? (a & b) : (a | b); }
-ACC_T load(uint i) { return nxv_nonzero(A_T(x_data[i])); }
+ACC_T load(uint i) { return nxv_nonzero(A_LOAD(x_data[i])); }
 #else
 #define ACC_T A_T
 ACC_T identity() {
@@ -86,7 +86,7 @@ ACC_T combine(ACC_T a, ACC_T b) {
   else r = nxv_min(a, b);
   return r;
 }
-ACC_T load(uint i) { return A_T(x_data[i]); }
+ACC_T load(uint i) { return A_LOAD(x_data[i]); }
 #endif
 
 shared ACC_T lanes[256];
@@ -124,7 +124,7 @@ void short_row() {
     [[unroll]] for (uint l = 0u; l < SHORT_ROW; ++l) lane[l] = combine(lane[l], identity());
   [[unroll]] for (uint s = SHORT_ROW / 2u; s > 0u; s >>= 1)
     [[unroll]] for (uint l = 0u; l < s; ++l) lane[l] = combine(lane[l], lane[l + s]);
-  y_data[o] = OUT_STORE(lane[0]);
+  y_data[o] = OUT_PACK(lane[0]);
 }
 #endif
 
@@ -159,10 +159,10 @@ void main() {
     }
     [[unroll]] for (uint j = 0u; j < BATCH; ++j) {
       if (t + THREADS * (j0 + j) < quads) {
-        acc0 = combine(acc0, A_T(v[j].x));
-        acc1 = combine(acc1, A_T(v[j].y));
-        acc2 = combine(acc2, A_T(v[j].z));
-        acc3 = combine(acc3, A_T(v[j].w));
+        acc0 = combine(acc0, A_LOAD(v[j].x));
+        acc1 = combine(acc1, A_LOAD(v[j].y));
+        acc2 = combine(acc2, A_LOAD(v[j].z));
+        acc3 = combine(acc3, A_LOAD(v[j].w));
       }
     }
   }
@@ -180,5 +180,5 @@ void main() {
     for (uint lane = t; lane < s; lane += THREADS) lanes[lane] = combine(lanes[lane], lanes[lane + s]);
     barrier();
   }
-  if (t == 0u) y_data[g] = OUT_STORE(lanes[0]);
+  if (t == 0u) y_data[g] = OUT_PACK(lanes[0]);
 }

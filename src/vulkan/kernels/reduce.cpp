@@ -3,10 +3,10 @@
 // reduce: the kept and the reduced axes are each collapsed into groups of neighbouring axes read through strides;
 // at rank <= 8, with size-1 axes dropped, they alternate at most 4 times each (reduce.comp's push constants). One
 // workgroup per (output, chunk of 16384 reduced elements); when there is more than one chunk the partials, [outputs,
-// chunks] in the output dtype, are reduced again by the same shader until one chunk remains -- the order
-// reference/reduce.cpp defines. A contiguous reduced run (see vectorisable()) takes the reduce_vec4_* variant: same
-// lanes and order, vector loads. Rows of at most kShortRow elements take the scalar variant's SHORT path: one
-// invocation per output, the same tree in registers.
+// chunks] in the output dtype (f32 for f16 and bf16, which accumulate in f32), are reduced again by the same shader
+// until one chunk remains -- the order reference/reduce.cpp defines. A contiguous reduced run (see vectorisable())
+// takes the reduce_vec4_* variant: same lanes and order, vector loads. Rows of at most kShortRow elements take the
+// scalar variant's SHORT path: one invocation per output, the same tree in registers.
 #include <algorithm>
 
 #include "vulkan/kernels/kernels.hpp"
@@ -69,23 +69,34 @@ bool vectorisable(const AxisGroups& kept, const AxisGroups& reduced) {
 BufferPtr reduce_groups(BufferPtr src, DType src_dtype, ReduceFn fn, AxisGroups kept, AxisGroups reduced,
                         std::int64_t outputs, std::int64_t length, const TensorType& out) {
   const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
+  // f16 and bf16 accumulate in f32 (as the reference does): their partials are f32, from reduce_<t>_to_f32, and the
+  // last pass's f32 result is rounded once by the cast kernel.
+  const DType partial_dtype =
+      !logical && (out.dtype == DType::f16 || out.dtype == DType::bf16) ? DType::f32 : out.dtype;
   static PipelineCache cache;
   for (;;) {
     const std::uint64_t chunks = std::max<std::uint64_t>(1, (static_cast<std::uint64_t>(length) + kChunk - 1) / kChunk);
     const bool short_rows = length <= kShortRow;
+    const DType pass_dtype = chunks == 1 && src_dtype == out.dtype ? out.dtype : partial_dtype;
+    const bool widening = !logical && pass_dtype != src_dtype;  // a 16-bit float's first pass into f32 partials
     const std::int32_t spec[] = {static_cast<std::int32_t>(fn), src_dtype == DType::pred ? 1 : 255, short_rows};
     const bool vec4 = !logical && !short_rows && vectorisable(kept, reduced);
     const auto key = static_cast<std::uint64_t>(src_dtype) | static_cast<std::uint64_t>(fn) << 8 |
-                     static_cast<std::uint64_t>(vec4) << 16 | static_cast<std::uint64_t>(short_rows) << 17;
+                     static_cast<std::uint64_t>(vec4) << 16 | static_cast<std::uint64_t>(short_rows) << 17 |
+                     static_cast<std::uint64_t>(widening) << 18;
     const Pipeline* p = cache.get(
         key,
         [&] {
-          return std::string(logical ? "reduce_bool_" : vec4 ? "reduce_vec4_" : "reduce_") + variant_name(src_dtype);
+          return std::string(logical ? "reduce_bool_"
+                             : vec4  ? "reduce_vec4_"
+                                     : "reduce_") +
+                 variant_name(src_dtype) + (widening ? "_to_f32" : "");
         },
         spec);
-    BufferPtr dst = chunks == 1 ? allocate(out)
-                                : runtime().allocate(static_cast<std::size_t>(outputs) * chunks * size_of(out.dtype));
-    if (outputs == 0) return dst;
+    BufferPtr dst = chunks == 1 && pass_dtype == out.dtype
+                        ? allocate(out)
+                        : runtime().allocate(static_cast<std::size_t>(outputs) * chunks * size_of(pass_dtype));
+    if (outputs == 0) return chunks == 1 && pass_dtype == out.dtype ? dst : allocate(out);
     ReducePush push{};
     push.outputs = static_cast<std::uint32_t>(outputs);
     push.reduced = static_cast<std::uint32_t>(length);
@@ -95,10 +106,12 @@ BufferPtr reduce_groups(BufferPtr src, DType src_dtype, ReduceFn fn, AxisGroups 
     const Grid g = short_rows ? grid_for_items(static_cast<std::uint64_t>(outputs))
                               : grid_for_groups(static_cast<std::uint64_t>(outputs) * chunks);
     runtime().dispatch(p, {{&src, false}, {&dst, true}}, push_bytes(push), g.x, g.y);
-    if (chunks == 1) return dst;
-    // Partials [outputs, chunks] in the output dtype, reduced again along their last axis.
+    if (chunks == 1)
+      return pass_dtype == out.dtype ? dst
+                                     : cast_buffer(dst, pass_dtype, out.dtype, static_cast<std::uint32_t>(outputs));
+    // Partials [outputs, chunks] in the output dtype (f32 for f16 and bf16), reduced again along their last axis.
     src = dst;
-    src_dtype = out.dtype;
+    src_dtype = pass_dtype;
     length = static_cast<std::int64_t>(chunks);
     kept = {{outputs}, {length}};
     reduced = {{length}, {1}};

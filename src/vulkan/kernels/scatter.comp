@@ -59,12 +59,12 @@ void main() {
     if (key_data[mid] < row) lo = mid + 1u;
     else hi = mid;
   }
-  A_T acc = A_T(x_data[t]);
+  A_T acc = A_LOAD(x_data[t]);
   for (uint p = lo; p < pc.n && key_data[p] == row; ++p) {
-    A_T u = A_T(u_data[uint(order_data[p]) * pc.window + w]);
+    A_T u = A_LOAD(u_data[uint(order_data[p]) * pc.window + w]);
     precise A_T r = FN == 0 ? acc + u : u;
     acc = r;
   }
-  y_data[t] = A_STORE(acc);
+  y_data[t] = A_PACK(acc);
 }
 #endif

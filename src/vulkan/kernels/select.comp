@@ -41,7 +41,7 @@ void main() {
 #ifdef SELECT
   y_data[i] = uint(p_data[i0]) != 0u ? b_data[i1] : c_data[i2];
 #else
-  precise A_T r = nxv_min(nxv_max(A_T(x_data[i0]), A_T(b_data[i1])), A_T(c_data[i2]));
-  y_data[i] = A_STORE(r);
+  precise A_T r = nxv_min(nxv_max(A_LOAD(x_data[i0]), A_LOAD(b_data[i1])), A_LOAD(c_data[i2]));
+  y_data[i] = A_PACK(r);
 #endif
 }

@@ -51,7 +51,7 @@ void main() {
   uint base = line * pc.n + first;
   for (uint e = lane; e < pc.tile; e += NXV_GROUP_SIZE) {
     if (e < m) {
-      values[e] = A_T(x_data[base + e]);
+      values[e] = A_LOAD(x_data[base + e]);
       positions[e] = first + e;
     } else {
       values[e] = A_T(0);
@@ -79,7 +79,7 @@ void main() {
     }
   }
   for (uint e = lane; e < m; e += NXV_GROUP_SIZE) {
-    v_data[base + e] = A_STORE(values[e]);
+    v_data[base + e] = A_PACK(values[e]);
     p_data[base + e] = int64_t(positions[e]);
   }
 }
@@ -102,7 +102,7 @@ void main() {
   uint pos = i % pc.n;
   uint run = pos / pc.width;
   uint pair = (run / 2u) * 2u * pc.width;
-  A_T v = A_T(vi_data[i]);
+  A_T v = A_LOAD(vi_data[i]);
   uint q = uint(pi_data[i]);
   uint offset;
   uint other;
@@ -121,11 +121,11 @@ void main() {
   while (lo < hi) {  // how many elements of the other run sort before this one
     uint mid = lo + (hi - lo) / 2u;
     uint at = line_base + other + mid;
-    if (before(A_T(vi_data[at]), uint(pi_data[at]), v, q)) lo = mid + 1u;
+    if (before(A_LOAD(vi_data[at]), uint(pi_data[at]), v, q)) lo = mid + 1u;
     else hi = mid;
   }
   uint out_at = line_base + pair + offset + lo;
-  vo_data[out_at] = A_STORE(v);
+  vo_data[out_at] = A_PACK(v);
   po_data[out_at] = int64_t(q);
 }
 #endif

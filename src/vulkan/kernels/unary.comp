@@ -57,7 +57,7 @@ void main() {
     for (uint k = 0u; e + k < pc.count; ++k) v[k] = x_data[e + k];
   }
   OUT_VEC4 r;
-  for (int k = 0; k < 4; ++k) r[k] = OUT_STORE(apply(A_T(v[k])));
+  for (int k = 0; k < 4; ++k) r[k] = OUT_PACK(apply(A_LOAD(v[k])));
   if (full) {
     y4[i] = r;
   } else {

@@ -54,10 +54,10 @@ void main() {
           int i3 = origin[3] + int(k3 * pc.dilation[3]);
           if (i3 < 0 || i3 >= int(pc.x_size[3])) continue;
           uint at = uint(i0) * xs[0] + uint(i1) * xs[1] + uint(i2) * xs[2] + uint(i3);
-          acc = combine(acc, A_T(x_data[at]));
+          acc = combine(acc, A_LOAD(x_data[at]));
         }
       }
     }
   }
-  y_data[o] = A_STORE(acc);
+  y_data[o] = A_PACK(acc);
 }

@@ -39,7 +39,7 @@ void main() {
           int i3 = origin[3] + int(k3 * pc.dilation[3]);
           if (i3 < 0 || i3 >= int(pc.x_size[3])) continue;
           uint at = uint(i0) * xs[0] + uint(i1) * xs[1] + uint(i2) * xs[2] + uint(i3);
-          A_T v = A_T(x_data[at]);
+          A_T v = A_LOAD(x_data[at]);
           bool at_least = FN == 2 ? v >= best : v <= best;
           if (chosen == 0xffffffffu || nxv_nan(v) || (!nxv_nan(best) && at_least)) {
             chosen = at;
@@ -75,7 +75,7 @@ void main() {
     coord[d] = int(rest % pc.x_size[d]);
     rest /= pc.x_size[d];
   }
-  A_T acc = A_T(init[0]);
+  A_T acc = A_LOAD(init[0]);
   for (uint k0 = pc.window[0]; k0-- > 0u;) {
     int w0 = covering_window(0, coord[0], k0);
     if (w0 < 0) continue;
@@ -90,13 +90,13 @@ void main() {
           if (w3 < 0) continue;
           uint w = ((uint(w0) * pc.out_size[1] + uint(w1)) * pc.out_size[2] + uint(w2)) * pc.out_size[3] + uint(w3);
           if (selected[w] == x) {
-            precise A_T sum = acc + A_T(source[w]);
+            precise A_T sum = acc + A_LOAD(source[w]);
             acc = sum;
           }
         }
       }
     }
   }
-  y_data[x] = A_STORE(acc);
+  y_data[x] = A_PACK(acc);
 }
 #endif

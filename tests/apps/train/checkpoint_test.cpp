@@ -109,7 +109,7 @@ TEST(TrainCheckpoint, AMalformedOrOutOfRangeFieldIsAnErrorNamingIt) {
       {"batch", "0", "\"batch\" is 0, expected an integer >= 1"},
       {"seed", "-1", "\"seed\" is \"-1\", expected an unsigned integer"},
       {"epoch", "5", "\"metrics\" is 1 epochs long, expected one entry per epoch"},
-      {"dtype", "s32", "\"dtype\" is \"s32\", expected f32 or f64"},
+      {"dtype", "s32", "\"dtype\" is \"s32\", expected f32, f64, bf16 or f16"},
       {"model", "resnet", "\"model\" is \"resnet\", expected lenet, mlp or cnn"},
       {"schedule", "linear", "\"schedule\" is \"linear\", expected constant, step or cosine"},
       {"metrics", "[{\"epoch\": 1, \"train_loss\": nan}]", "metadata \"metrics\": at byte"},

@@ -55,7 +55,7 @@ TEST(TrainOptions, Errors) {
   expect_usage_error({"--model", "resnet"}, "--model must be one of lenet, mlp, cnn, got 'resnet'");
   expect_usage_error({"--optimizer", "rmsprop"}, "--optimizer must be one of sgd, adam, adamw");
   expect_usage_error({"--device", "gpu"}, "--device must be one of vulkan, reference");
-  expect_usage_error({"--dtype", "f16"}, "--dtype must be one of f32, f64");
+  expect_usage_error({"--dtype", "s32"}, "--dtype must be one of f32, f64, bf16, f16");
   expect_usage_error({"mlp"}, "unexpected argument 'mlp'");
   expect_usage_error({"--seed", "1", "--seed", "2"}, "--seed is given twice");
   expect_usage_error({"--evaluate", "ckpt", "--epochs", "2"}, "--epochs does not apply to --evaluate");

@@ -12,6 +12,7 @@
 #include "nxv/nn.hpp"
 #include "nxv/vulkan.hpp"
 #include "support/temp_dir.hpp"
+#include "train/mixed_precision.hpp"
 #include "train/models.hpp"
 #include "train/trainer.hpp"
 
@@ -131,18 +132,19 @@ TEST(TrainVulkan, MatchesTheReferenceOver50Steps) {
     EXPECT_NEAR(vk.step_losses[i], ref.step_losses[i], 1e-5 * std::abs(ref.step_losses[i])) << "step " << i;
 }
 
-// After the first call (which traces), nxv-train's training step of `model_name` at batch 32 on Vulkan: fallbacks
-// and bytes downloaded.
-std::pair<std::uint64_t, std::uint64_t> vulkan_step_traffic(const std::string& model_name) {
+// After the first call (which traces), nxv-train's training step of `model_name` at batch 32 on Vulkan in `compute`
+// (bf16 and f16 with f32 master weights): fallbacks and bytes downloaded.
+std::pair<std::uint64_t, std::uint64_t> vulkan_step_traffic(const std::string& model_name, DType compute = DType::f32) {
   Backend& gpu = vulkan::backend();
   const nn::Sequential model = make_model(model_name);
   const nn::Optimizer opt = nn::adam();
   Shape shape = input_shape(model_name, 28, 28);
   nn::Variables v = model.init_variables(key(0), shape, DType::f32, gpu);
   Params state = opt.init(v.params);
-  const StepFn step = make_train_step(model, opt);
+  add_loss_scale(state, compute, gpu);
+  const StepFn step = make_train_step(model, opt, compute);
   shape[0] = 32;
-  const Tensor x = uniform(key(1), shape, DType::f32, -1, 1, gpu);
+  const Tensor x = as_type(uniform(key(1), shape, DType::f32, -1, 1, gpu), compute);
   const Tensor y = as_type(uniform(key(2), {32}, DType::f32, 0, 10, gpu), DType::s64);
   const Tensor lr = scalar(1e-3, DType::f32, gpu);
   std::tie(std::ignore, v.params, state, v.state) = step(v.params, state, v.state, x, y, lr, nn::step_key(0, 0, gpu));
@@ -157,11 +159,12 @@ std::pair<std::uint64_t, std::uint64_t> vulkan_step_traffic(const std::string& m
 
 TEST(TrainVulkan, AStepStaysOnTheDevice) {
   if (!vulkan::available()) GTEST_SKIP() << "no Vulkan device";
-  for (const char* model : {"mlp", "lenet"}) {
-    const auto [fallbacks, downloaded] = vulkan_step_traffic(model);
-    EXPECT_EQ(fallbacks, 0u) << model << ": every op of the step runs natively";
-    EXPECT_EQ(downloaded, 0u) << model << ": nothing is read back";
-  }
+  for (const char* model : {"mlp", "lenet"})
+    for (const DType t : {DType::f32, DType::bf16, DType::f16}) {
+      const auto [fallbacks, downloaded] = vulkan_step_traffic(model, t);
+      EXPECT_EQ(fallbacks, 0u) << model << " " << name(t) << ": every op of the step runs natively";
+      EXPECT_EQ(downloaded, 0u) << model << " " << name(t) << ": nothing is read back";
+    }
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // Each variant is compiled with its types as defines (src/vulkan/kernels/kernels.cmake, nxv_type_defines): for a prefix P
 // (A, B, OUT, ...) P_STORE is the buffer element type (uint8_t for pred/u8), P_T the compute type of
 // shared/elementwise.def (uint, int, int64_t, uint64_t, float, double), P_IS_FLOAT / P_IS_INT / P_IS_UINT its kind
-// and P_BITS its width in memory.
+// and P_BITS its width in memory. P_LOAD(x) reads a P_STORE element as P_T and P_PACK(x) writes a P_T value as a
+// P_STORE element: plain conversions, but for f16 and bf16, which sit in uint16_t and convert by lib/half.glsl.
 // The includer starts with `#version 450` and enables GL_GOOGLE_include_directive.
 #ifndef NXV_LIB_COMMON_GLSL
 #define NXV_LIB_COMMON_GLSL
@@ -12,6 +13,7 @@
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_16bit_storage : require
+#include "lib/half.glsl"
 
 // f32 denormals: NVIDIA flushes them to zero by default, so on an H200 x != 0, x * y and f32 -> f64 can differ from
 // the reference on denormal inputs. SPIR-V DenormPreserve would fix that, but only where the device reports
@@ -50,6 +52,8 @@ uint nxv_linear_index() { return nxv_linear_group() * NXV_GROUP_SIZE + gl_LocalI
 #define A_VEC4 uvec4
 #elif defined(A_U64)
 #define A_VEC4 u64vec4
+#elif defined(A_F16) || defined(A_BF16)
+#define A_VEC4 u16vec4
 #endif
 #if defined(OUT_F32)
 #define OUT_VEC4 vec4
@@ -71,6 +75,29 @@ uint nxv_linear_index() { return nxv_linear_group() * NXV_GROUP_SIZE + gl_LocalI
 #define OUT_VEC4 uvec4
 #elif defined(OUT_U64)
 #define OUT_VEC4 u64vec4
+#elif defined(OUT_F16) || defined(OUT_BF16)
+#define OUT_VEC4 u16vec4
+#endif
+
+#if defined(A_F16)
+#define A_LOAD(x) nxv_f16_to_float(x)
+#define A_PACK(x) nxv_f16_from_float(x)
+#elif defined(A_BF16)
+#define A_LOAD(x) nxv_bf16_to_float(x)
+#define A_PACK(x) nxv_bf16_from_float(x)
+#else
+#define A_LOAD(x) A_T(x)
+#define A_PACK(x) A_STORE(x)
+#endif
+#if defined(OUT_F16)
+#define OUT_LOAD(x) nxv_f16_to_float(x)
+#define OUT_PACK(x) nxv_f16_from_float(x)
+#elif defined(OUT_BF16)
+#define OUT_LOAD(x) nxv_bf16_to_float(x)
+#define OUT_PACK(x) nxv_bf16_from_float(x)
+#else
+#define OUT_LOAD(x) OUT_T(x)
+#define OUT_PACK(x) OUT_STORE(x)
 #endif
 
 // P_LOWEST / P_HIGHEST: the range of an integer dtype, as constants of its compute type (the identities of max and
