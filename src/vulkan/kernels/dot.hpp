@@ -14,8 +14,9 @@
 namespace nxv::vulkan::kernels {
 
 // tiled: src/vulkan/kernels/dot.comp, 64 x 64 tiles of 4 x 4 scalar blocks, every dtype.
-// mid, big: src/vulkan/kernels/dot_blocked.comp (f32 and f64 only; integers always run `tiled`): vector loads, register
-// double buffering, 64 x 64 tiles (mid) or 128 x 128 (big f32) / 128 x 64 (big f64).
+// mid, big: src/vulkan/kernels/dot_blocked.comp (the float dtypes; integers always run `tiled`): vector loads, register
+// double buffering, 64 x 64 tiles (mid) or 128 x 128 (big f32, f16, bf16) / 128 x 64 (big f64). f16 and bf16 load
+// 16 bits, tile and accumulate in f32 and round once.
 // Every variant computes the reference backend's accumulation order, in Precision::exact as a rounded product and
 // sum per step (lavapipe gives the same bits for all, the H200 does not for mid and big: dot.cpp), in
 // Precision::fast as one fma per step (the same bits for all variants on one device).
@@ -35,7 +36,8 @@ DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batch
 // this many chunks (1: no split): each chunk's product is one batch of the same kernel (fma steps over its part of
 // K), then the partials are summed in reduce.comp's order. A fixed summation tree chosen by shape alone -- the same
 // for every variant and device, so results stay deterministic -- and within fast's bound (its error is that of
-// K / chunks + 6 steps, not K). Exact never splits (the reference sums in k order).
+// K / chunks + 6 steps, not K). Exact never splits (the reference sums in k order), nor do f16 and bf16 (their
+// partials would round to 16 bits).
 std::int64_t dot_k_splits(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
                           std::int64_t k);
 

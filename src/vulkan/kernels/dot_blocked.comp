@@ -24,14 +24,25 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "lib/common.glsl"
 
-#if defined(A_F32)
+#if defined(A_F16) || defined(A_BF16)  // tiles of their f32 values; vectors of four 16-bit elements in memory
+#define VW 4u
+#define VEC vec4
+#define MEM_VEC u16vec4
+#define FROM_MEM(v) vec4(A_LOAD(v.x), A_LOAD(v.y), A_LOAD(v.z), A_LOAD(v.w))
+#define TO_MEM(v) u16vec4(A_PACK(v.x), A_PACK(v.y), A_PACK(v.z), A_PACK(v.w))
+#elif defined(A_F32)
 #define VW 4u
 #define VEC vec4
 #elif defined(A_F64)
 #define VW 2u
 #define VEC dvec2
 #else
-#error dot_blocked.comp: f32 and f64 only (integers use dot.comp)
+#error dot_blocked.comp: the float dtypes only (integers use dot.comp)
+#endif
+#ifndef MEM_VEC  // f32 and f64: memory holds the tiles' vectors
+#define MEM_VEC VEC
+#define FROM_MEM(v) (v)
+#define TO_MEM(v) (v)
 #endif
 #define TM (16u * RM)
 #define TN (16u * RN)
@@ -47,11 +58,11 @@ layout(constant_id = 1) const int B_ALONG_K = 0;
 layout(constant_id = 2) const int FAST = 0;
 
 layout(std430, binding = 0) readonly buffer InA { A_STORE a_data[]; };
-layout(std430, binding = 0) readonly buffer InAV { VEC a_vec[]; };  // aliases InA
+layout(std430, binding = 0) readonly buffer InAV { MEM_VEC a_vec[]; };  // aliases InA
 layout(std430, binding = 1) readonly buffer InB { A_STORE b_data[]; };
-layout(std430, binding = 1) readonly buffer InBV { VEC b_vec[]; };  // aliases InB
+layout(std430, binding = 1) readonly buffer InBV { MEM_VEC b_vec[]; };  // aliases InB
 layout(std430, binding = 2) writeonly buffer Out { A_STORE y_data[]; };
-layout(std430, binding = 2) writeonly buffer OutV { VEC y_vec[]; };  // aliases Out
+layout(std430, binding = 2) writeonly buffer OutV { MEM_VEC y_vec[]; };  // aliases Out
 layout(push_constant) uniform Push {
   uint m, n, k;
   uint batch_base;
@@ -88,7 +99,7 @@ void load_slab(uint a_base, uint b_base, uint m0, uint n0, uint k0, uint tid) {
     const uint at = a_base + m * pc.a_m + k * pc.a_k;
     const bool whole = A_ALONG_K == 1 ? m < pc.m && k + VW <= pc.k : m + VW <= pc.m && k < pc.k;
     if (a_whole && whole) {
-      a_next[e] = a_vec[at / VW];
+      a_next[e] = FROM_MEM(a_vec[at / VW]);
     } else {
       [[unroll]] for (uint c = 0u; c < VW; ++c) {
         const uint mc = A_ALONG_K == 1 ? m : m + c, kc = A_ALONG_K == 1 ? k + c : k;
@@ -103,7 +114,7 @@ void load_slab(uint a_base, uint b_base, uint m0, uint n0, uint k0, uint tid) {
     const uint at = b_base + k * pc.b_k + n * pc.b_n;
     const bool whole = B_ALONG_K == 1 ? n < pc.n && k + VW <= pc.k : n + VW <= pc.n && k < pc.k;
     if (b_whole && whole) {
-      b_next[e] = b_vec[at / VW];
+      b_next[e] = FROM_MEM(b_vec[at / VW]);
     } else {
       [[unroll]] for (uint c = 0u; c < VW; ++c) {
         const uint nc = B_ALONG_K == 1 ? n : n + c, kc = B_ALONG_K == 1 ? k + c : k;
@@ -192,7 +203,7 @@ void main() {
       if (pc.n % VW == 0u && col + VW <= pc.n) {
         VEC v;
         [[unroll]] for (uint d = 0u; d < VW; ++d) v[d] = acc[i][s * VW + d];
-        y_vec[at / VW] = v;
+        y_vec[at / VW] = TO_MEM(v);
       } else {
         [[unroll]] for (uint d = 0u; d < VW; ++d)
           if (col + d < pc.n) y_data[at + d] = A_PACK(acc[i][s * VW + d]);

@@ -85,6 +85,12 @@ nxv_shader(NAME dot_mid_f32 SOURCE dot_blocked.comp DEFINES ${a} RM=4u RN=4u TK=
 nxv_type_defines(a A f64)
 nxv_shader(NAME dot_big_f64 SOURCE dot_blocked.comp DEFINES ${a} RM=8u RN=4u TK=16u)
 nxv_shader(NAME dot_mid_f64 SOURCE dot_blocked.comp DEFINES ${a} RM=4u RN=4u TK=16u)
+# f16 and bf16: loaded from 16 bits, tiled and accumulated in f32 (f32's tiles).
+foreach(t f16 bf16)
+  nxv_type_defines(a A ${t})
+  nxv_shader(NAME dot_big_${t} SOURCE dot_blocked.comp DEFINES ${a} RM=8u RN=8u TK=16u)
+  nxv_shader(NAME dot_mid_${t} SOURCE dot_blocked.comp DEFINES ${a} RM=4u RN=4u TK=16u)
+endforeach()
 
 # cast: one variant per (source, destination) pair of distinct dtypes.
 foreach(from IN LISTS NXV_ALL_DTYPES)

@@ -45,14 +45,22 @@ double uniform_value(std::uint64_t& state) {
   return static_cast<double>(state >> 11) * 0x1p-53 * 8.0 - 4.0;
 }
 
+// `v` rounded to dtype t (the operands' values as the oracle must see them).
+double round_to(DType t, double v) {
+  if (t == DType::f32) return static_cast<float>(v);
+  if (t == DType::f16) return static_cast<float>(Half(static_cast<float>(v)));
+  if (t == DType::bf16) return static_cast<float>(BFloat16(static_cast<float>(v)));
+  return v;
+}
+
 Operands operands_of(const Problem& p, DType t, std::uint64_t seed) {
   const std::int64_t nb = std::max<std::int64_t>(p.batch, 1);
   Operands o;
   o.a.resize(nb * p.m * p.k);
   o.b.resize(nb * p.k * p.n);
   std::uint64_t state = seed;
-  for (double& v : o.a) v = t == DType::f32 ? static_cast<float>(uniform_value(state)) : uniform_value(state);
-  for (double& v : o.b) v = t == DType::f32 ? static_cast<float>(uniform_value(state)) : uniform_value(state);
+  for (double& v : o.a) v = round_to(t, uniform_value(state));
+  for (double& v : o.b) v = round_to(t, uniform_value(state));
   std::vector<double> sa(o.a.size()), sb(o.b.size());
   for (std::int64_t q = 0; q < nb; ++q)
     for (std::int64_t kk = 0; kk < p.k; ++kk) {
@@ -99,11 +107,15 @@ double accurate_dot(const std::vector<double>& a, const std::vector<double>& b, 
   return s + c;
 }
 
-// Every element of `got` (the problem's result, fast) within gamma(K) * sum|a_k b_k| of the exact value.
+// Every element of `got` (the problem's result, fast) within gamma(K) * sum|a_k b_k| of the exact value; f16 and bf16
+// accumulate in f32 (gamma of f32) and round once: plus their unit roundoff of the f32 result, and half their
+// smallest subnormal where the result underflows.
 void expect_within_bound(const Problem& p, DType t, const Operands& o, const Tensor& got, const std::string& what) {
   ASSERT_EQ(got.dtype(), t) << what;
   const std::vector<double> values = as_type(got.to_host(), DType::f64).to_vector<double>();
-  const double u = t == DType::f32 ? 0x1p-24 : 0x1p-53;
+  const double u = t == DType::f64 ? 0x1p-53 : 0x1p-24;
+  const double rounding = t == DType::f16 ? 0x1p-11 : t == DType::bf16 ? 0x1p-8 : 0;
+  const double underflow = t == DType::f16 ? 0x1p-25 : t == DType::bf16 ? 0x1p-134 : 0;
   const double gamma = static_cast<double>(p.k) * u / (1.0 - static_cast<double>(p.k) * u);
   const std::int64_t nb = std::max<std::int64_t>(p.batch, 1);
   int reported = 0;
@@ -113,7 +125,9 @@ void expect_within_bound(const Problem& p, DType t, const Operands& o, const Ten
         double abs_sum = 0;
         const double exact = accurate_dot(o.a, o.b, (q * p.m + i) * p.k, 1, q * p.k * p.n + j, p.n, p.k, abs_sum);
         // The oracle's own rounding (at most 2 ulp of double) on top of the bound.
-        const double bound = gamma * abs_sum + 2 * std::numeric_limits<double>::epsilon() * std::abs(exact);
+        const double accumulated = gamma * abs_sum;
+        const double bound = accumulated + rounding * (std::abs(exact) + accumulated) + underflow +
+                             2 * std::numeric_limits<double>::epsilon() * std::abs(exact);
         const double value = values[(q * p.m + i) * p.n + j];
         const double error = std::abs(value - exact);
         if (!(error <= bound) && reported++ < 3)
@@ -147,7 +161,7 @@ TEST(VulkanDotFast, EveryVariantIsWithinTheBoundOnEveryOrientationAndEdgeSize) {
                                                  std::optional(DotKernel::mid), std::optional(DotKernel::big)}) {
     const ForcedDotKernel forced(variant);
     const std::string name_of_variant = variant ? kernels::dot_kernel_name(*variant) : "auto";
-    for (DType t : {DType::f32, DType::f64}) {
+    for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16}) {
       std::uint64_t seed = 1;
       for (const Problem& p : edge_problems()) {
         const Operands o = operands_of(p, t, seed++);
@@ -160,7 +174,7 @@ TEST(VulkanDotFast, EveryVariantIsWithinTheBoundOnEveryOrientationAndEdgeSize) {
 
 TEST(VulkanDotFast, TheSameBitsRunAfterRunAndFromEveryVariant) {
   NXV_REQUIRE_VULKAN();
-  for (DType t : {DType::f32, DType::f64}) {
+  for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16}) {
     // 512^3 is where the size rule takes `mid` in fast; 131 x 67 x 129 leaves partial tiles and slabs.
     // 64 x 4099 x 64 splits K in 17 chunks.
     for (const Problem& p : {Problem{0, 512, 512, 512, false, false}, Problem{0, 131, 67, 129, true, false},
@@ -357,7 +371,9 @@ TEST(VulkanDotFast, TheSizeRuleTakesTheBlockedKernelOnlyForLargeFloatProblemsInF
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 1, 32, 784, 128), DotKernel::tiled);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 1, 8, 65536, 65536), DotKernel::tiled);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::s32, 1, 4096, 4096, 4096), DotKernel::tiled);
-  for (DType t : {DType::f32, DType::f64})
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::bf16, 1, 4096, 4096, 4096), DotKernel::mid);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f16, 1, 32, 784, 128), DotKernel::tiled);
+  for (DType t : {DType::f32, DType::f64, DType::f16})
     EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, t, 1, 4096, 4096, 4096), DotKernel::tiled);
 }
 
@@ -370,6 +386,7 @@ TEST(VulkanDotFast, TheSplitRuleSplitsLongContractionsOfFewTilesOnlyInFast) {
   EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::f32, 1, 1024, 1024, 8192), 1);  // 256 tiles
   EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::f32, 2, 64, 64, 8192), 1);      // batched
   EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::s32, 1, 64, 64, 8192), 1);
+  EXPECT_EQ(kernels::dot_k_splits(Precision::fast, DType::f16, 1, 64, 64, 8192), 1);  // 16-bit partials would round
   EXPECT_EQ(kernels::dot_k_splits(Precision::exact, DType::f32, 1, 64, 64, 8192), 1);
 }
 

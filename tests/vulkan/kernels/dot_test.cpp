@@ -85,7 +85,7 @@ TEST_P(DotVariant, MatchesTheReferenceOnEveryEdge) {
   NXV_REQUIRE_VULKAN();
   const ForcedDotKernel forced(GetParam());
   ASSERT_EQ(kernels::forced_dot_kernel(), GetParam());
-  for (DType t : {DType::f32, DType::f64}) {
+  for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16}) {
     expect_every_case(t, kernels::dot_kernel_name(GetParam()));
     expect_special_values(t, kernels::dot_kernel_name(GetParam()));
   }
