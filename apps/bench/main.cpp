@@ -42,7 +42,7 @@ warm-up and reports medians (p10-p90) and ratios; results are checked against th
                                      f32 and f64: Vulkan vs NXV_BATCH_MAX=0 vs the reference backend
                             peers:   the same steps (f32) in PyTorch, eager and torch.compile(mode="reduce-overhead"),
                                      via bench/peers/torch_step.py; "skipped: no torch" without python3 or torch
-                            kernels: dispatch/submit/record costs, f32 add and sum vs copy (GB/s), f32/f64 GEMM
+                            kernels: dispatch/submit/record costs, f32 add and sum vs copy (GB/s), f32/f64/bf16/f16 GEMM
                                      (TFLOP/s), a conv layer, cold vs warm start; with torch, the same in PyTorch
                             mcmc:    Bayesian logistic regression, our HMC (32 steps) and NUTS vs NumPyro's
                                      (bench/peers/numpyro_mcmc.py): gradient evaluations/s, bulk ESS/s;

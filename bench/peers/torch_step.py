@@ -178,6 +178,9 @@ def import_torch(device):
         sys.exit(EXIT_NO_CUDA)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
+    # 16-bit matmuls accumulate in f32 throughout, as ours do.
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
     return torch
 
 
@@ -302,15 +305,16 @@ def kernels(args):
             series.append({"id": f"{name}.{n}", "samples_s": s[name]})
         del a, b
     for n in [int(v) for v in args.gemm.split(",") if v]:
-        log(f"matmul {n}^3, f32 and f64")
+        log(f"matmul {n}^3, f32, f64, bf16 and f16")
         a32 = torch.rand(n, n, device=device) * 2 - 1
         b32 = torch.rand(n, n, device=device) * 2 - 1
-        a64, b64 = a32.double(), b32.double()
-        s = alternate(torch, [("f32", lambda: torch.matmul(a32, b32)), ("f64", lambda: torch.matmul(a64, b64))],
+        ops = {"f32": (a32, b32), "f64": (a32.double(), b32.double()),
+               "bf16": (a32.bfloat16(), b32.bfloat16()), "f16": (a32.half(), b32.half())}
+        s = alternate(torch, [(name, lambda a=a, b=b: torch.matmul(a, b)) for name, (a, b) in ops.items()],
                       args.repeat, args.warmup_ms)
-        for name in ("f32", "f64"):
+        for name in ops:
             series.append({"id": f"gemm.{name}.{n}", "samples_s": s[name]})
-        del a32, b32, a64, b64
+        del a32, b32, ops
     if args.conv:
         batch, cin, cout, size, k = [int(v) for v in args.conv.split(",")]
         log(f"conv {batch}x{cin}x{size}x{size}, {cin}->{cout} {k}x{k}")
