@@ -34,7 +34,7 @@ TEST(NxvBenchGemm, GemmOnlyMeasuresOneArmPerDtypeAndDotVariant) {
     for (const Value& check : member(suite, "checks").items) EXPECT_TRUE(member(check, "ok").boolean);
   }
   std::set<std::string> expected;
-  for (const char* dtype : {"f32", "f64"})
+  for (const char* dtype : {"f32", "f64", "bf16", "f16"})
     for (const char* precision : {"exact", "fast"})
       for (const char* variant : {"tiled", "mid", "big"})
         expected.insert(std::string("kernels.gemm.") + dtype + "." + precision + "." + variant + ".64");
