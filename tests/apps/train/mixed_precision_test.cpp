@@ -70,6 +70,28 @@ TEST(Train16Bit, MlpReachesTheF32AccuracyBarInBf16AndF16) {
   }
 }
 
+TEST(Train16Bit, F16ResumeContinuesExactlyWithItsLossScale) {
+  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  TempDir straight, first, second;
+  const auto options = [](const TempDir& dir) {
+    TrainOptions o = mlp_options(dir, DType::f16, 8);
+    o.test_subset = 100;
+    return o;
+  };
+  TrainOptions two = options(straight);
+  two.epochs = 2;
+  const TrainResult a = run_training(two, quiet(), true);
+  run_training(options(first), quiet(), true);
+  TrainOptions resumed = options(second);
+  resumed.resume = first / "checkpoint.safetensors";
+  const TrainResult b = run_training(resumed, quiet(), true);
+  ASSERT_EQ(a.step_losses.size(), 16u);
+  ASSERT_EQ(b.step_losses.size(), 8u);
+  EXPECT_EQ(std::vector<double>(a.step_losses.begin() + 8, a.step_losses.end()), b.step_losses);
+  EXPECT_EQ(b.final_state.optimizer_state.at(kLossScale).item(), kInitialLossScale);
+  EXPECT_EQ(b.final_state.optimizer_state.at(kLossScaleGoodSteps).item(), 16) << "counted across the resume";
+}
+
 struct StepRun {
   Params params, state;
   double loss;

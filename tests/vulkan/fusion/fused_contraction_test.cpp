@@ -23,7 +23,7 @@ Tensor dense(const Tensor& x, const Tensor& w, const Tensor& b) {
 
 TEST(FusedDot, BiasAndActivationRunInTheDotsDispatchForEveryDtype) {
   NXV_REQUIRE_VULKAN();
-  for (DType t : {DType::f32, DType::f64, DType::s32, DType::s64, DType::u8}) {
+  for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16, DType::s32, DType::s64, DType::u8}) {
     const MultiFn fn = [](const std::vector<Tensor>& in) { return std::vector<Tensor>{dense(in[0], in[1], in[2])}; };
     // 70 x 90 outputs: two tiles each way, partial at the edges; K = 37 ends inside a slab.
     expect_fused_exact("dense " + std::string(name(t)), fn,
@@ -85,7 +85,7 @@ TEST(FusedDot, NanAndInfinityPropagateAsEagerly) {
   NXV_REQUIRE_VULKAN();
   // test_data's special values (NaN, inf, -0.0, denormals) in both operands and the bias.
   const MultiFn fn = [](const std::vector<Tensor>& in) { return std::vector<Tensor>{dense(in[0], in[1], in[2])}; };
-  for (DType t : {DType::f32, DType::f64})
+  for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16})
     expect_fused_exact(std::string("specials ") + std::string(name(t)), fn,
                        {test_data(t, {8, 130}, 14), test_data(t, {130, 8}, 15), test_data(t, {8}, 16)}, 1);
 }

@@ -26,7 +26,7 @@ MultiFn nested(const NamedReduce& inner, const NamedReduce& outer, DType t, bool
 
 TEST(FusedNested, EveryInnerFunctionAndDtypeInOneDispatch) {
   NXV_REQUIRE_VULKAN();
-  for (DType t : {DType::f32, DType::f64, DType::s32, DType::s64, DType::u8})
+  for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16, DType::s32, DType::s64, DType::u8})
     for (const NamedReduce& inner : k_reduces)
       for (const NamedReduce& outer : k_outer) {
         const bool near_one = inner.fn == product && is_float(t);

@@ -14,7 +14,7 @@ TEST(FusedReduce, EveryFunctionAndDtypeInSeveralLayouts) {
   NXV_REQUIRE_VULKAN();
   const std::vector<std::pair<OptAxes, bool>> layouts = {{Axes{1}, false}, {Axes{1}, true},  {Axes{0, 2}, false},
                                                          {Axes{2}, true},  {Axes{0}, false}, {std::nullopt, false}};
-  for (DType t : {DType::f32, DType::f64, DType::s32, DType::s64, DType::u8}) {
+  for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16, DType::s32, DType::s64, DType::u8}) {
     for (const NamedReduce& r : k_reduces) {
       for (const auto& layout : layouts) {
         // (Not a structured binding: clang 14, the sanitizer build's compiler, cannot capture one.)
@@ -137,7 +137,7 @@ TEST(FusedReduce, SoftmaxInThreeDispatches) {
     const Tensor e = exp(in[0] - reduce_max(in[0], Axes{1}, true));
     return std::vector<Tensor>{e / sum(e, Axes{1}, true)};
   };
-  for (DType t : {DType::f32, DType::f64})
+  for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16})
     expect_fused_exact("softmax:" + std::string(name(t)), fn, {test_uniform(t, {32, 10}, 18, -5, 5)}, 3);
   // Softmax of computed logits: the max also absorbs the bias add (and writes the logits): still 3.
   const MultiFn of_logits = [](const std::vector<Tensor>& in) {
@@ -179,7 +179,7 @@ TEST(FusedReduce, RegionsOverTheResultAreItsEpilogue) {
   const MultiFn update = [](const std::vector<Tensor>& in) {
     return std::vector<Tensor>{in[2] - 0.05 * sum(in[0] * in[1], Axes{0})};
   };
-  for (DType t : {DType::f32, DType::f64})
+  for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16})
     expect_fused_exact(
         "update:" + std::string(name(t)), update,
         {test_uniform(t, {32, 10}, 23, -1, 1), test_uniform(t, {32, 10}, 24, -1, 1), test_uniform(t, {10}, 25, -1, 1)},
