@@ -5,8 +5,7 @@
 
 namespace nxv::train {
 
-bool is_16_bit(DType compute) { return compute == DType::f16 || compute == DType::bf16; }
-DType master_dtype(DType compute) { return is_16_bit(compute) ? DType::f32 : compute; }
+DType master_dtype(DType compute) { return is_half_float(compute) ? DType::f32 : compute; }
 
 void add_loss_scale(Params& optimizer_state, DType compute, Backend& backend) {
   if (compute != DType::f16) return;
@@ -21,7 +20,7 @@ Params cast_params(const Params& params, DType compute) {
 }
 
 StepFn make_16_bit_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer, DType compute) {
-  NXV_CHECK(is_16_bit(compute), "nxv-train", "got dtype ", name(compute), ", expected bf16 or f16");
+  NXV_CHECK(is_half_float(compute), "nxv-train", "got dtype ", name(compute), ", expected bf16 or f16");
   const bool scaled = compute == DType::f16;
   return jit(
       [model, optimizer, compute, scaled](const Params& params, const Params& optimizer_state,

@@ -10,8 +10,6 @@
 
 namespace nxv::train {
 
-// bf16 or f16: trained with f32 master weights.
-bool is_16_bit(DType compute);
 // The dtype the parameters and the optimizer state keep: f32 for the 16-bit compute dtypes, else `compute`.
 DType master_dtype(DType compute);
 

@@ -60,7 +60,7 @@ using EvalFn = std::function<std::tuple<Tensor, Tensor>(const Params&, const Par
 EvalFn make_eval(const nn::Sequential& model, DType compute) {
   return jit(
       [model, compute](const Params& params, const Params& model_state, const Tensor& x, const Tensor& labels) {
-        const Tensor logits = is_16_bit(compute)
+        const Tensor logits = is_half_float(compute)
                                   ? as_type(model.apply(cast_params(params, compute), model_state, x).first, DType::f32)
                                   : model.apply(params, model_state, x).first;
         return std::make_tuple(nn::softmax_cross_entropy(logits, labels) * static_cast<double>(x.dim(0)),
@@ -179,7 +179,7 @@ std::int64_t schedule_position(std::int64_t epoch, std::int64_t step_in_epoch, s
 // Jitted with the fusion compiler (bit-identical to eager on the same device; 1.78x faster on the H200's MLP step);
 // on the reference backend it runs the evaluator. bf16 and f16: train/mixed_precision.hpp.
 StepFn make_train_step(const nn::Sequential& model, const nn::Optimizer& optimizer, DType compute) {
-  if (is_16_bit(compute)) return make_16_bit_train_step(model, optimizer, compute);
+  if (is_half_float(compute)) return make_16_bit_train_step(model, optimizer, compute);
   return jit(
       [model, optimizer](const Params& params, const Params& optimizer_state, const Params& model_state,
                          const Tensor& x, const Tensor& labels, const Tensor& lr, const Tensor& key) {

@@ -40,6 +40,8 @@ inline bool is_float(DType t) { return info(t).kind == DTypeKind::floating; }
 inline bool is_integer(DType t) {  // pred is not an integer type
   return info(t).kind == DTypeKind::signed_int || info(t).kind == DTypeKind::unsigned_int;
 }
+// f16 and bf16: stored in 16 bits, computed in f32 and rounded once (kernels widen them on load).
+inline bool is_half_float(DType t) { return t == DType::f16 || t == DType::bf16; }
 DType dtype_from_name(std::string_view name);  // throws nxv::Error on an unknown name
 
 // The dtype two tensors are promoted to: a float beats an integer, the wider beats the narrower,

@@ -112,7 +112,7 @@ Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& o) {
   // f16 and bf16 convolve in f32 and round once: the f32 conv of the widened inputs is exactly that (each product of
   // two 16-bit floats is exact in f32, the sums are f32's in k order), so it is the 16-bit conv's definition, on
   // every backend and with its gradient, without 16-bit variants of the conv kernels.
-  const DType computed = dtype == DType::f16 || dtype == DType::bf16 ? DType::f32 : dtype;
+  const DType computed = is_half_float(dtype) ? DType::f32 : dtype;
   const Tensor cx = x.dtype() == computed ? x : as_type(x, computed);
   const Tensor cw = w.dtype() == computed ? w : as_type(w, computed);
   Tensor result = apply(OpCall{OpCode::conv, at}, {cx, cw}, {out, computed});

@@ -243,7 +243,7 @@ class Generator {
   DType result_dtype() const {
     const Node& red = g_.nodes[k_.reduce];
     const DType t = red.type.dtype;
-    if (!is_half(t) || red.call.code != OpCode::reduce || !k_.inner.empty()) return t;
+    if (!is_half_float(t) || red.call.code != OpCode::reduce || !k_.inner.empty()) return t;
     const std::int64_t outputs = num_elements(red.type.shape);
     return reduce_layout(k_.domain, red.call.attrs_as<ReduceAttrs>().axes, outputs).chunks > 1 ? DType::f32 : t;
   }

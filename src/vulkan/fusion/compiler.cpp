@@ -448,7 +448,7 @@ class FusedExecutable final : public Executable {
     DType partial_dtype = DType::f32;
     if (reduced != nullptr) {
       outputs = num_elements(reduced->shape);
-      const bool half = reduced->dtype == DType::f16 || reduced->dtype == DType::bf16;
+      const bool half = is_half_float(reduced->dtype);
       partial_dtype = c.chunks > 1 && half ? DType::f32 : reduced->dtype;
       buffers.add(rt.allocate(static_cast<std::size_t>(outputs * c.chunks) * size_of(partial_dtype)), true);
       values[k.reduce] = Tensor(*reduced, vk, std::make_shared<vulkan::VulkanStorage>(buffers.buffers.back()));

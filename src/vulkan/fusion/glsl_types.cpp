@@ -25,20 +25,19 @@ std::string buffer_type(DType t) {
   if (!is_narrow_signed(t)) return store_type(t);
   return size_of(t) == 1 ? "uint8_t" : "uint16_t";
 }
-bool is_half(DType t) { return t == DType::f16 || t == DType::bf16; }
 namespace {
 std::string half_fn(DType t, const char* direction) { return "nxv_" + std::string(name(t)) + direction; }
 }  // namespace
 
 // A buffer element `expr` (of buffer_type) as t's compute type.
 std::string load_expr(DType t, const std::string& expr) {
-  if (is_half(t)) return half_fn(t, "_to_float") + "(" + expr + ")";
+  if (is_half_float(t)) return half_fn(t, "_to_float") + "(" + expr + ")";
   if (is_narrow_signed(t)) return "bitfieldExtract(int(uint(" + expr + ")), 0, " + std::to_string(bits_of(t)) + ")";
   return std::string(compute_type(t)) + "(" + expr + ")";
 }
 // A compute value `expr` as a buffer element of t (integer stores truncate).
 std::string store_expr(DType t, const std::string& expr) {
-  if (is_half(t)) return half_fn(t, "_from_float") + "(" + expr + ")";
+  if (is_half_float(t)) return half_fn(t, "_from_float") + "(" + expr + ")";
   if (is_narrow_signed(t)) return buffer_type(t) + "(uint(" + expr + "))";
   return std::string(store_type(t)) + "(" + expr + ")";
 }
@@ -46,12 +45,12 @@ std::string store_expr(DType t, const std::string& expr) {
 // `expr` truncated to t's width as the eager kernel's store would (u8 arithmetic wraps at 256, s8 at +-128; f16 and
 // bf16 round).
 std::string truncated(DType t, const std::string& expr) {
-  if (is_half(t)) return load_expr(t, store_expr(t, expr));
+  if (is_half_float(t)) return load_expr(t, store_expr(t, expr));
   if (is_narrow_signed(t)) return "bitfieldExtract(int(" + expr + "), 0, " + std::to_string(bits_of(t)) + ")";
   return is_narrow(t) ? std::string(compute_type(t)) + "(" + store_type(t) + "(" + expr + "))" : expr;
 }
 
-std::string rounded_half(DType t, const std::string& expr) { return is_half(t) ? truncated(t, expr) : expr; }
+std::string rounded_half(DType t, const std::string& expr) { return is_half_float(t) ? truncated(t, expr) : expr; }
 
 // The largest (or smallest) value of integer dtype `t` as a GLSL constant of its compute type.
 std::string integer_limit(DType t, bool largest) {

@@ -14,7 +14,6 @@ const char* compute_type(DType t);
 const char* store_type(DType t);
 bool is_narrow(DType t);
 // f16 and bf16: kept in uint16_t buffers, computed in float, converted by lib/half.glsl (round to nearest even).
-bool is_half(DType t);
 // Generated kernels keep s8 and s16 in unsigned buffers (uint8_t, uint16_t) and sign-extend by hand: NVIDIA's
 // compiler (driver 580) got the minimum value wrong when a fused kernel converted int8_t/int16_t loads (-128 became
 // 128 in s8 -> s32, -32768 became 32768 in s16 -> u64), while the eager kernels' same conversions were right.

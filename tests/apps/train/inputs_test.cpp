@@ -9,6 +9,7 @@
 #include "io/json.hpp"
 #include "support/idx_files.hpp"
 #include "support/temp_dir.hpp"
+#include "support/train_runs.hpp"
 #include "train/trainer.hpp"
 
 namespace nxv::train {
@@ -27,11 +28,6 @@ TrainOptions run_on(const std::filesystem::path& data, const std::filesystem::pa
   o.out = out;
   o.epochs = epochs;
   return o;
-}
-
-std::FILE* quiet() {
-  static std::FILE* null = std::fopen("/dev/null", "w");
-  return null;
 }
 
 // Runs `o` with its log in a file; the error it throws must mention every one of `parts`, and the log must show
@@ -70,7 +66,7 @@ TEST(TrainInputs, AnEmptyTrainingOrTestSetIsAnErrorNamingItsFile) {
   e.evaluate = out / "checkpoint.safetensors";
   e.device = "reference";
   e.data = data.path();
-  expect_error([&] { run_evaluation(e, quiet()); }, {"t10k-images-idx3-ubyte", "no images"});
+  expect_error([&] { run_evaluation(e, train_test::quiet_log()); }, {"t10k-images-idx3-ubyte", "no images"});
 }
 
 // It used to fail only when the first epoch's metrics were written.
@@ -92,7 +88,7 @@ TEST(TrainDivergence, StopsAndKeepsTheLastGoodCheckpoint) {
   TrainOptions o = run_on(data.path(), out.path());
   o.batch = 8;
   o.schedule = "constant";
-  run_training(o, quiet());
+  run_training(o, train_test::quiet_log());
   const std::string checkpoint = io_test::read_bytes(out / "checkpoint.safetensors");
   const std::string metrics = io_test::read_bytes(out / "metrics.json");
 
@@ -101,7 +97,7 @@ TEST(TrainDivergence, StopsAndKeepsTheLastGoodCheckpoint) {
   resumed.lr = 1e30;
   resumed.given = {"lr"};
   try {
-    run_training(resumed, quiet());
+    run_training(resumed, train_test::quiet_log());
     ADD_FAILURE() << "a run at learning rate 1e30 did not diverge";
   } catch (const DivergedError& e) {
     const std::string m = e.what();
@@ -118,7 +114,7 @@ TEST(TrainDivergence, StopsAndKeepsTheLastGoodCheckpoint) {
   TrainOptions diverging = run_on(data.path(), fresh.path());
   diverging.lr = 1e30;
   diverging.batch = 8;
-  expect_error([&] { run_training(diverging, quiet()); }, {"diverged in epoch 1/1", "no checkpoint was written"});
+  expect_error([&] { run_training(diverging, train_test::quiet_log()); }, {"diverged in epoch 1/1", "no checkpoint was written"});
   EXPECT_FALSE(std::filesystem::exists(fresh / "checkpoint.safetensors"));
 }
 
@@ -136,7 +132,7 @@ TEST(TrainSchedule, ResumingWithAnotherBatchSizeOrSubsetContinuesTheSchedule) {
   TrainOptions o = run_on(data.path(), first.path());
   o.schedule = "cosine";
   o.final_lr_fraction = 0.1;
-  run_training(o, quiet());  // 3 steps of 32
+  run_training(o, train_test::quiet_log());  // 3 steps of 32
 
   struct Case {
     const char* what;
@@ -150,7 +146,7 @@ TEST(TrainSchedule, ResumingWithAnotherBatchSizeOrSubsetContinuesTheSchedule) {
     resumed.batch = c.batch;
     resumed.subset = c.subset;
     resumed.given = {"batch"};
-    const TrainResult r = run_training(resumed, quiet());
+    const TrainResult r = run_training(resumed, train_test::quiet_log());
     // Epoch 2 of 2, in the new size: the cosine over 2 * steps_per_epoch steps, from step steps_per_epoch on.
     const nn::Schedule want = nn::cosine_schedule(1e-3, 2 * c.steps_per_epoch, 0.1);
     ASSERT_EQ(r.step_lrs.size(), static_cast<std::size_t>(c.steps_per_epoch));

@@ -12,6 +12,7 @@
 #include "nxv/nn.hpp"
 #include "nxv/vulkan.hpp"
 #include "support/temp_dir.hpp"
+#include "support/train_runs.hpp"
 #include "train/mixed_precision.hpp"
 #include "train/models.hpp"
 #include "train/trainer.hpp"
@@ -20,16 +21,6 @@ namespace nxv::train {
 namespace {
 
 using io_test::TempDir;
-
-bool have_data() {
-  return std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte.gz") ||
-         std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte");
-}
-
-std::FILE* quiet() {
-  static std::FILE* null = std::fopen("/dev/null", "w");
-  return null;
-}
 
 TrainOptions mlp_options(const TempDir& dir, DType dtype, std::int64_t steps) {
   TrainOptions o;
@@ -51,11 +42,11 @@ double mean_of(const std::vector<double>& v, std::size_t begin, std::size_t end)
 }
 
 TEST(Train16Bit, MlpReachesTheF32AccuracyBarInBf16AndF16) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST in " << data::default_data_dir();
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST in " << data::default_data_dir();
   for (const DType t : {DType::bf16, DType::f16}) {
     SCOPED_TRACE(name(t));
     TempDir dir;
-    const TrainResult r = run_training(mlp_options(dir, t, 300), quiet(), true);
+    const TrainResult r = run_training(mlp_options(dir, t, 300), train_test::quiet_log(), true);
     ASSERT_EQ(r.step_losses.size(), 300u);
     const double first = mean_of(r.step_losses, 0, 20), last = mean_of(r.step_losses, 250, 300);
     EXPECT_LT(last, first - 0.4) << "first 20 steps " << first << ", last 50 " << last;
@@ -71,7 +62,7 @@ TEST(Train16Bit, MlpReachesTheF32AccuracyBarInBf16AndF16) {
 }
 
 TEST(Train16Bit, F16ResumeContinuesExactlyWithItsLossScale) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   TempDir straight, first, second;
   const auto options = [](const TempDir& dir) {
     TrainOptions o = mlp_options(dir, DType::f16, 8);
@@ -80,11 +71,11 @@ TEST(Train16Bit, F16ResumeContinuesExactlyWithItsLossScale) {
   };
   TrainOptions two = options(straight);
   two.epochs = 2;
-  const TrainResult a = run_training(two, quiet(), true);
-  run_training(options(first), quiet(), true);
+  const TrainResult a = run_training(two, train_test::quiet_log(), true);
+  run_training(options(first), train_test::quiet_log(), true);
   TrainOptions resumed = options(second);
   resumed.resume = first / "checkpoint.safetensors";
-  const TrainResult b = run_training(resumed, quiet(), true);
+  const TrainResult b = run_training(resumed, train_test::quiet_log(), true);
   ASSERT_EQ(a.step_losses.size(), 16u);
   ASSERT_EQ(b.step_losses.size(), 8u);
   EXPECT_EQ(std::vector<double>(a.step_losses.begin() + 8, a.step_losses.end()), b.step_losses);
@@ -134,16 +125,16 @@ TEST(Train16Bit, F16LossScaleSkipsAnOverflowedStepAndGrowsAfterGoodOnes) {
 }
 
 TEST(Train16BitVulkan, StepsStayOnTheDeviceAndFollowTheReference) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   if (!vulkan::available()) GTEST_SKIP() << "no Vulkan device";
   for (const DType t : {DType::bf16, DType::f16}) {
     SCOPED_TRACE(name(t));
     TempDir ref_dir, vk_dir;
-    const TrainResult ref = run_training(mlp_options(ref_dir, t, 20), quiet(), true);
+    const TrainResult ref = run_training(mlp_options(ref_dir, t, 20), train_test::quiet_log(), true);
     TrainOptions o = mlp_options(vk_dir, t, 20);
     o.device = "vulkan";
     TrainResult vk;
-    const std::uint64_t fallbacks = fallback::count_total([&] { vk = run_training(o, quiet(), true); });
+    const std::uint64_t fallbacks = fallback::count_total([&] { vk = run_training(o, train_test::quiet_log(), true); });
     EXPECT_EQ(fallbacks, 0u);
     ASSERT_EQ(vk.step_losses.size(), 20u);
     // The same arithmetic on both backends but for the order of fast dots' sums; a 16-bit rounding that one such

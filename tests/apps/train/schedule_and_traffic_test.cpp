@@ -10,6 +10,7 @@
 #include "io/safetensors.hpp"
 #include "nxv/vulkan.hpp"
 #include "support/temp_dir.hpp"
+#include "support/train_runs.hpp"
 #include "train/models.hpp"
 #include "train/trainer.hpp"
 
@@ -17,16 +18,6 @@ namespace nxv::train {
 namespace {
 
 using io_test::TempDir;
-
-bool have_data() {
-  return std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte.gz") ||
-         std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte");
-}
-
-std::FILE* quiet() {
-  static std::FILE* null = std::fopen("/dev/null", "w");
-  return null;
-}
 
 // The MLP on `subset` training examples (batch 32) and 200 test examples, on the reference backend.
 TrainOptions small_run(const TempDir& dir, std::int64_t subset, std::int64_t epochs) {
@@ -42,12 +33,12 @@ TrainOptions small_run(const TempDir& dir, std::int64_t subset, std::int64_t epo
 }
 
 TEST(TrainSchedule, CosineAndStepRatesPerStep) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   TempDir cosine_dir, step_dir;
   TrainOptions cosine = small_run(cosine_dir, 96, 2);  // 3 steps per epoch, 6 in all
   cosine.schedule = "cosine";
   cosine.final_lr_fraction = 0.1;
-  const TrainResult c = run_training(cosine, quiet());
+  const TrainResult c = run_training(cosine, train_test::quiet_log());
   const nn::Schedule want = nn::cosine_schedule(1e-3, 6, 0.1);
   ASSERT_EQ(c.step_lrs.size(), 6u);
   for (std::size_t i = 0; i < 6; ++i) EXPECT_DOUBLE_EQ(c.step_lrs[i], want(static_cast<std::int64_t>(i))) << i;
@@ -58,26 +49,26 @@ TEST(TrainSchedule, CosineAndStepRatesPerStep) {
   step.schedule = "step";
   step.decay_every = 1;
   step.decay_factor = 0.1;
-  const TrainResult s = run_training(step, quiet());
+  const TrainResult s = run_training(step, train_test::quiet_log());
   const std::vector<double> rates{1e-3, 1e-3, 1e-4, 1e-4, 1e-5, 1e-5};
   ASSERT_EQ(s.step_lrs.size(), rates.size());
   for (std::size_t i = 0; i < rates.size(); ++i) EXPECT_NEAR(s.step_lrs[i], rates[i], 1e-18) << i;
 
-  TrainResult constant = run_training(small_run(TempDir(), 64, 1), quiet());
+  TrainResult constant = run_training(small_run(TempDir(), 64, 1), train_test::quiet_log());
   EXPECT_EQ(constant.step_lrs, (std::vector<double>{1e-3, 1e-3}));
 }
 
 // A vanishing rate after the first epoch leaves the parameters where the first epoch left them: the scheduled
 // rate is the one the optimizer applies.
 TEST(TrainSchedule, TheScheduledRateReachesTheOptimizer) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   TempDir one_dir, two_dir;
-  const TrainResult one = run_training(small_run(one_dir, 64, 1), quiet());
+  const TrainResult one = run_training(small_run(one_dir, 64, 1), train_test::quiet_log());
   TrainOptions o = small_run(two_dir, 64, 2);
   o.schedule = "step";
   o.decay_every = 1;
   o.decay_factor = 1e-12;
-  const TrainResult two = run_training(o, quiet());
+  const TrainResult two = run_training(o, train_test::quiet_log());
   for (const auto& [name, p] : one.final_state.params) {
     const std::vector<float> a = p.to_vector<float>(), b = two.final_state.params.at(name).to_vector<float>();
     double moved = 0;
@@ -94,30 +85,30 @@ TEST(TrainSchedule, TheScheduledRateReachesTheOptimizer) {
 }
 
 TEST(TrainSchedule, ResumeContinuesTheCheckpointsSchedule) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   TempDir first, second;
   TrainOptions o = small_run(first, 64, 1);
   o.schedule = "step";
   o.decay_every = 1;
   o.decay_factor = 0.1;
-  run_training(o, quiet());
+  run_training(o, train_test::quiet_log());
   TrainOptions resumed = small_run(second, 64, 1);
   resumed.resume = first / "checkpoint.safetensors";
-  const TrainResult r = run_training(resumed, quiet());
+  const TrainResult r = run_training(resumed, train_test::quiet_log());
   ASSERT_EQ(r.step_lrs.size(), 2u);
   EXPECT_NEAR(r.step_lrs[0], 1e-4, 1e-18) << "steps 2 and 3 of a step schedule decaying every epoch";
   EXPECT_EQ(r.final_state.schedule.kind, "step");
 }
 
 TEST(TrainVulkan, SameSeedGivesABitIdenticalLossCurve) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   if (!vulkan::available()) GTEST_SKIP() << "no Vulkan device";
   TempDir a_dir, b_dir;
   TrainOptions o = small_run(a_dir, 20 * 32, 1);
   o.device = "vulkan";
-  const TrainResult a = run_training(o, quiet(), true);
+  const TrainResult a = run_training(o, train_test::quiet_log(), true);
   o.out = b_dir.path();
-  const TrainResult b = run_training(o, quiet(), true);
+  const TrainResult b = run_training(o, train_test::quiet_log(), true);
   ASSERT_EQ(a.step_losses.size(), 20u);
   EXPECT_EQ(a.step_losses, b.step_losses) << "same seed, same device";
   EXPECT_EQ(a.history.back().test_accuracy, b.history.back().test_accuracy);
@@ -133,7 +124,7 @@ std::int64_t count_lines(const std::filesystem::path& path, const std::string& p
 }
 
 TEST(TrainVulkan, AnEpochDownloadsOnlyWhatItPrintsAndTheCheckpoint) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   if (!vulkan::available()) GTEST_SKIP() << "no Vulkan device";
   TempDir dir;
   TrainOptions o = small_run(dir, 12 * 32 + 7, 1);  // 13 batches, the last one ragged

@@ -12,6 +12,7 @@
 #include "nxv/nn.hpp"
 #include "nxv/vulkan.hpp"
 #include "support/temp_dir.hpp"
+#include "support/train_runs.hpp"
 #include "train/mixed_precision.hpp"
 #include "train/models.hpp"
 #include "train/trainer.hpp"
@@ -20,11 +21,6 @@ namespace nxv::train {
 namespace {
 
 using io_test::TempDir;
-
-bool have_data() {
-  return std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte.gz") ||
-         std::filesystem::exists(data::default_data_dir() / "train-labels-idx1-ubyte");
-}
 
 TrainOptions mlp_options(const TempDir& dir, std::int64_t subset, std::int64_t epochs) {
   TrainOptions o;
@@ -44,16 +40,11 @@ double mean_of(const std::vector<double>& v, std::size_t begin, std::size_t end)
          static_cast<double>(end - begin);
 }
 
-std::FILE* quiet() {
-  static std::FILE* null = std::fopen("/dev/null", "w");
-  return null;
-}
-
 TEST(Train, MlpLearnsFashionMnistIn300Steps) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST in " << data::default_data_dir();
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST in " << data::default_data_dir();
   TempDir dir;
   const TrainOptions o = mlp_options(dir, 300 * 32, 1);
-  const TrainResult r = run_training(o, quiet(), true);
+  const TrainResult r = run_training(o, train_test::quiet_log(), true);
   ASSERT_EQ(r.step_losses.size(), 300u);
   const double first = mean_of(r.step_losses, 0, 20), last = mean_of(r.step_losses, 250, 300);
   EXPECT_LT(last, first - 0.4) << "the mean loss of the first 20 steps was " << first << ", of the last 50 " << last;
@@ -64,9 +55,9 @@ TEST(Train, MlpLearnsFashionMnistIn300Steps) {
 }
 
 TEST(Train, WritesMetricsPlotAndCheckpointAndEvaluateAgrees) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   TempDir dir;
-  const TrainResult r = run_training(mlp_options(dir, 256, 2), quiet());
+  const TrainResult r = run_training(mlp_options(dir, 256, 2), train_test::quiet_log());
   ASSERT_EQ(r.history.size(), 2u);
   for (const char* f : {"metrics.csv", "metrics.json", "curves.png", "checkpoint.safetensors"})
     EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
@@ -84,49 +75,49 @@ TEST(Train, WritesMetricsPlotAndCheckpointAndEvaluateAgrees) {
   e.evaluate = dir / "checkpoint.safetensors";
   e.device = "reference";
   e.test_subset = 1000;
-  const Evaluation ev = run_evaluation(e, quiet());
+  const Evaluation ev = run_evaluation(e, train_test::quiet_log());
   EXPECT_EQ(ev.examples, 1000);
   EXPECT_DOUBLE_EQ(ev.accuracy, r.history.back().test_accuracy);
   EXPECT_NEAR(ev.loss, r.history.back().test_loss, 1e-6);
 }
 
 TEST(Train, ResumeContinuesExactlyAndSameSeedRepeatsBitForBit) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   TempDir straight, first, second, again;
-  const TrainResult a = run_training(mlp_options(straight, 256, 2), quiet(), true);
-  run_training(mlp_options(first, 256, 1), quiet(), true);
+  const TrainResult a = run_training(mlp_options(straight, 256, 2), train_test::quiet_log(), true);
+  run_training(mlp_options(first, 256, 1), train_test::quiet_log(), true);
   TrainOptions resumed = mlp_options(second, 256, 1);
   resumed.resume = first / "checkpoint.safetensors";
-  const TrainResult b = run_training(resumed, quiet(), true);
+  const TrainResult b = run_training(resumed, train_test::quiet_log(), true);
   ASSERT_EQ(a.step_losses.size(), 16u);
   ASSERT_EQ(b.step_losses.size(), 8u);
   EXPECT_EQ(std::vector<double>(a.step_losses.begin() + 8, a.step_losses.end()), b.step_losses)
       << "the resumed epoch repeats the uninterrupted one";
   ASSERT_EQ(b.history.size(), 2u) << "the checkpoint's history is carried on";
   EXPECT_EQ(b.history.back().test_accuracy, a.history.back().test_accuracy);
-  EXPECT_EQ(run_training(mlp_options(again, 256, 2), quiet(), true).step_losses, a.step_losses)
+  EXPECT_EQ(run_training(mlp_options(again, 256, 2), train_test::quiet_log(), true).step_losses, a.step_losses)
       << "same seed, same device: the same loss curve";
 }
 
 TEST(Train, ResumeRejectsAnotherModel) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   TempDir first, second;
-  run_training(mlp_options(first, 64, 1), quiet());
+  run_training(mlp_options(first, 64, 1), train_test::quiet_log());
   TrainOptions o = mlp_options(second, 64, 1);
   o.resume = first / "checkpoint.safetensors";
   o.model = "lenet";
   o.given.insert("model");
-  EXPECT_THROW(run_training(o, quiet()), UsageError);
+  EXPECT_THROW(run_training(o, train_test::quiet_log()), UsageError);
 }
 
 TEST(TrainVulkan, MatchesTheReferenceOver50Steps) {
-  if (!have_data()) GTEST_SKIP() << "no Fashion-MNIST";
+  if (!train_test::have_fashion_mnist()) GTEST_SKIP() << "no Fashion-MNIST";
   if (!vulkan::available()) GTEST_SKIP() << "no Vulkan device";
   TempDir ref_dir, vk_dir;
-  const TrainResult ref = run_training(mlp_options(ref_dir, 50 * 32, 1), quiet(), true);
+  const TrainResult ref = run_training(mlp_options(ref_dir, 50 * 32, 1), train_test::quiet_log(), true);
   TrainOptions o = mlp_options(vk_dir, 50 * 32, 1);
   o.device = "vulkan";
-  const TrainResult vk = run_training(o, quiet(), true);
+  const TrainResult vk = run_training(o, train_test::quiet_log(), true);
   ASSERT_EQ(vk.step_losses.size(), 50u);
   for (std::size_t i = 0; i < 50; ++i)
     EXPECT_NEAR(vk.step_losses[i], ref.step_losses[i], 1e-5 * std::abs(ref.step_losses[i])) << "step " << i;
