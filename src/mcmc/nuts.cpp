@@ -114,7 +114,7 @@ Transition nuts_transition(const LogDensity& f, const ChainState& s, const Kerne
   const Tensor doubling_key = nn::fold_in(key, scalar(1, DType::s64, backend));
   const Tensor leaf_key = nn::fold_in(key, scalar(2, DType::s64, backend));
   const Tensor zero_s64 = scalar(0, DType::s64, backend), zero = scalar(0, dt, backend);
-  const Tensor no = zeros({}, DType::pred, backend), zeros_ckpt = zeros({max_tree_depth, d}, dt, backend);
+  const Tensor no = zeros({}, DType::pred, backend), zeros_ckpt = zeros({max_tree_depth + 1, d}, dt, backend);
 
   Carry init;
   init.left = init.right = Leaf{s.position, p0, s.log_density, s.gradient};

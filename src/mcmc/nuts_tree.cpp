@@ -15,11 +15,9 @@ Tensor select_rows(const Tensor& mask, const Tensor& row, const Tensor& x) {
   return select(broadcast(expand_dims(mask, 1), x.shape()), rows_of(row, x.dim(0)), x);
 }
 
-// Row i of the result is x's row i + 1; the last row is `last`.
-Tensor shift_up(const Tensor& x, const Tensor& last) {
-  const std::int64_t rows = x.dim(0), d = x.dim(1);
-  const Tensor tail = expand_dims(last, 0);
-  return rows == 1 ? tail : concatenate({slice(x, {1, 0}, {rows - 1, d}), tail}, 0);
+// Rows [first, first + rows) of x [*, d]: a slice, which the fusion compiler reads through instead of copying.
+Tensor row_range(const Tensor& x, std::int64_t first, std::int64_t rows) {
+  return slice(x, {first, 0}, {rows, x.dim(1)});
 }
 
 }  // namespace
@@ -41,27 +39,31 @@ Tensor is_merge_turning(const Tensor& a_begin, const Tensor& a_end, const Tensor
 
 std::pair<Checkpoints, Tensor> add_leaf(const Checkpoints& c, const Tensor& n, const Tensor& p, const Tensor& rho,
                                         const Tensor& previous, const Tensor& inverse_mass) {
-  const std::int64_t depth = c.momentum.dim(0);
-  const Tensor rows = iota({depth}, 0, DType::s64, n.backend());
+  const std::int64_t depth = c.momentum.dim(0) - 1;  // the last row is the spare (nuts_tree.hpp)
+  Backend& backend = n.backend();
   // NumPyro's _leaf_idx_to_ckpt_idxs without loops: the newest pending checkpoint is popcount(n >> 1), and leaf n
   // completes one sub-subtree per trailing one bit of n (popcount((n ^ (n + 1)) >> 1) of them).
   const Tensor idx_max = population_count(right_shift(n, 1));
   const Tensor idx_min = idx_max - population_count(right_shift(bitwise_xor(n, n + 1), 1)) + 1;
-  const Tensor write = logical_and(equal(bitwise_and(n, 1), 0), equal(rows, idx_max));
+  const Tensor write =
+      logical_and(equal(bitwise_and(n, 1), 0), equal(iota({depth + 1}, 0, DType::s64, backend), idx_max));
   const Checkpoints saved{select_rows(write, p, c.momentum), select_rows(write, rho, c.momentum_sum),
                           select_rows(write, previous, c.previous)};
 
   // Row i (idx_min <= i <= idx_max) is the sub-subtree from checkpoint i to leaf n; its second half begins at
-  // checkpoint i + 1, or at leaf n itself for the newest (i == idx_max, a subtree of two leaves).
+  // checkpoint i + 1, or at leaf n itself for the newest (i == idx_max, a subtree of two leaves). Row i + 1 is the
+  // slice from row 1: at i = depth - 1 it is the spare row, which only the newest row could need, and the newest
+  // takes leaf n's values instead.
+  const Tensor rows = iota({depth}, 0, DType::s64, backend);
   const Tensor newest = equal(rows, idx_max);
-  const Tensor b_begin = select_rows(newest, p, shift_up(saved.momentum, p));
-  const Tensor sum_to_b_begin = select_rows(newest, rho, shift_up(saved.momentum_sum, rho));
-  const Tensor a_end = select_rows(newest, previous, shift_up(saved.previous, previous));
+  const Tensor begin_a = row_range(saved.momentum, 0, depth), sum_to_a = row_range(saved.momentum_sum, 0, depth);
+  const Tensor b_begin = select_rows(newest, p, row_range(saved.momentum, 1, depth));
+  const Tensor sum_to_b_begin = select_rows(newest, rho, row_range(saved.momentum_sum, 1, depth));
+  const Tensor a_end = select_rows(newest, previous, row_range(saved.previous, 1, depth));
   // Momentum sums from cumulative ones: sum(j..k) = cum(k) - cum(j) + p_j.
-  const Tensor rho_a = sum_to_b_begin - b_begin - saved.momentum_sum + saved.momentum;
+  const Tensor rho_a = sum_to_b_begin - b_begin - sum_to_a + begin_a;
   const Tensor rho_b = rows_of(rho, depth) - sum_to_b_begin + b_begin;
-  const Tensor turning =
-      is_merge_turning(saved.momentum, a_end, rho_a, b_begin, rows_of(p, depth), rho_b, inverse_mass);
+  const Tensor turning = is_merge_turning(begin_a, a_end, rho_a, b_begin, rows_of(p, depth), rho_b, inverse_mass);
   const Tensor checked = logical_and(greater_equal(rows, idx_min), less_equal(rows, idx_max));
   return {saved, any(logical_and(checked, turning))};
 }

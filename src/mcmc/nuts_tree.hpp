@@ -18,10 +18,12 @@ Tensor is_merge_turning(const Tensor& a_begin, const Tensor& a_end, const Tensor
 // The checkpoints of one subtree as NumPyro's iterative build keeps them (hmc_util.py, _iterative_build_subtree):
 // leaf n (0-based in the subtree, n even) begins the pending sub-subtree at row popcount(n) and saves there its
 // momentum, the momentum sum up to and including it, and the previous leaf's momentum (for the extra checks).
+// Each array has max_tree_depth + 1 rows: the last is a spare that is never written, so that "the row after row i"
+// is a slice of the array (read in place by fused kernels) rather than a concatenation (a copy per array and step).
 struct Checkpoints {
-  Tensor momentum;      // [depth, d]
-  Tensor momentum_sum;  // [depth, d]
-  Tensor previous;      // [depth, d]
+  Tensor momentum;      // [depth + 1, d]
+  Tensor momentum_sum;  // [depth + 1, d]
+  Tensor previous;      // [depth + 1, d]
 };
 
 // Leaf n with momentum p, the subtree's momentum sum rho (leaf n included) and the previous leaf's momentum:
