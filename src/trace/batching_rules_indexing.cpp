@@ -45,6 +45,15 @@ Tensor batch_dot(const RuleContext& c) {
                      at.precision};
     return apply(OpCall{OpCode::dot, d}, {a.value, b.value}, batched_type(c));
   }
+  // Only b batched and all of b contracted (a matrix or tensor times a vector, as a model's X @ beta): the dot
+  // with its operands swapped puts the batch axis first and a's free axes after it, which is the result as it
+  // must be laid out, so no transpose follows and whatever reads the result reads it row by row. Each element is
+  // the same sum of the same products in the same order (products commute exactly), so nothing changes but the
+  // layout the kernel writes.
+  if (b.batched && at.batch_a.empty() && b.value.rank() == 1 + static_cast<int>(at.contract_b.size())) {
+    const DotAttrs swapped{shifted(at.contract_b), {}, at.contract_a, {}, at.precision};
+    return apply(OpCall{OpCode::dot, swapped}, {b.value, a.value}, batched_type(c));
+  }
   DotAttrs d = at;
   int position = at.batch_a.size();
   if (a.batched) {

@@ -172,6 +172,13 @@ std::vector<Case> cases() {
       {"dot, b batched",
        [](auto& x) { return dot(x[0], x[1]); },
        {shared(f32({4, 5}, 35)), batched(f32({5, 2, 3}, 36), 2)}},
+      // All of b contracted: the rule swaps the operands (a vector per example times a shared matrix or tensor).
+      {"dot, b a batched vector",
+       [](auto& x) { return dot(x[0], x[1]); },
+       {shared(f32({4, 5}, 41)), batched(f32({5, 3}, 42), 1)}},
+      {"dot, b a batched matrix contracted whole",
+       [](auto& x) { return dot(x[0], Axes{1, 2}, Axes{}, x[1], Axes{0, 1}, Axes{}); },
+       {shared(f32({4, 5, 2}, 43)), batched(f32({3, 5, 2}, 44), 0)}},
       {"dot with batch axes, b batched",
        [](auto& x) { return dot(x[0], Axes{2}, Axes{0}, x[1], Axes{1}, Axes{0}); },
        {shared(f32({2, 4, 5}, 37)), batched(f32({3, 2, 5, 6}, 38), 0)}},
