@@ -177,7 +177,9 @@ std::vector<Case> cases() {
        [](auto& x) { return dot(x[0], x[1]); },
        {shared(f32({4, 5}, 41)), batched(f32({5, 3}, 42), 1)}},
       {"dot, b a batched matrix contracted whole",
-       [](auto& x) { return dot(x[0], Axes{1, 2}, Axes{}, x[1], Axes{0, 1}, Axes{}); },
+       [](auto& x) {
+         return dot(x[0], Axes{1, 2}, Axes{}, x[1], Axes{0, 1}, Axes{});
+       },
        {shared(f32({4, 5, 2}, 43)), batched(f32({3, 5, 2}, 44), 0)}},
       {"dot with batch axes, b batched",
        [](auto& x) { return dot(x[0], Axes{2}, Axes{0}, x[1], Axes{1}, Axes{0}); },

@@ -71,8 +71,7 @@ BufferPtr reduce_groups(BufferPtr src, DType src_dtype, ReduceFn fn, AxisGroups 
   const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
   // f16 and bf16 accumulate in f32 (as the reference does): their partials are f32, from reduce_<t>_to_f32, and the
   // last pass's f32 result is rounded once by the cast kernel.
-  const DType partial_dtype =
-      !logical && is_half_float(out.dtype) ? DType::f32 : out.dtype;
+  const DType partial_dtype = !logical && is_half_float(out.dtype) ? DType::f32 : out.dtype;
   static PipelineCache cache;
   for (;;) {
     const std::uint64_t chunks = std::max<std::uint64_t>(1, (static_cast<std::uint64_t>(length) + kChunk - 1) / kChunk);

@@ -114,7 +114,8 @@ TEST(TrainDivergence, StopsAndKeepsTheLastGoodCheckpoint) {
   TrainOptions diverging = run_on(data.path(), fresh.path());
   diverging.lr = 1e30;
   diverging.batch = 8;
-  expect_error([&] { run_training(diverging, train_test::quiet_log()); }, {"diverged in epoch 1/1", "no checkpoint was written"});
+  expect_error([&] { run_training(diverging, train_test::quiet_log()); },
+               {"diverged in epoch 1/1", "no checkpoint was written"});
   EXPECT_FALSE(std::filesystem::exists(fresh / "checkpoint.safetensors"));
 }
 
