@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "vulkan/fusion/plan.hpp"
 
@@ -197,10 +198,46 @@ std::pair<NodeId, IndexMap> resolve(const Graph& g, NodeId x, IndexMap m, const 
   return {x, std::move(m)};
 }
 
+namespace {
+
+// The fusible ops that recomputing node `x` per element would run: x and what it reads through views and other
+// smaller fusible values, each counted once, up to `limit` (the count stops there). An estimate, but a function of
+// the graph alone, so that the grouping and the kernel builder decide alike.
+int recompute_cost(const Graph& g, NodeId x, const Shape& domain, int limit) {
+  std::set<NodeId> seen;
+  std::vector<NodeId> stack{x};
+  int ops = 0;
+  while (!stack.empty() && ops <= limit) {
+    const NodeId id = stack.back();
+    stack.pop_back();
+    if (!seen.insert(id).second) continue;
+    const Node& n = g.nodes[id];
+    if (n.kind != NodeKind::op) continue;
+    const bool view = n.call.code == OpCode::reshape || n.call.code == OpCode::broadcast ||
+                      n.call.code == OpCode::transpose || n.call.code == OpCode::slice;
+    if (!view && !(fusible(g, n) && n.type.shape != domain)) continue;
+    if (!view) ++ops;
+    for (NodeId in : n.inputs) stack.push_back(in);
+  }
+  return ops;
+}
+
+}  // namespace
+
 bool inlined(const Graph& g, const Node& n, const IndexMap& m, const Shape& domain) {
   // Not through a slice's start or step: a kernel that recomputes part of another region's values could come to
   // depend on that region's other outputs (a cycle the grouping does not see); it reads the written values.
-  return m.coords && m.start.empty() && m.step.empty() && n.type.shape != domain && fusible(g, n);
+  if (!(m.coords && m.start.empty() && m.step.empty() && n.type.shape != domain && fusible(g, n))) return false;
+  // Recomputing is cheap while the chain is short or the value is broadcast over few elements. A long chain
+  // broadcast far (a NUTS chain's random direction and step, ~50 ops with 64-bit hashing, into each of its 10^4
+  // observations' likelihood terms) is read from its own region's buffer: written once per value, not once per
+  // element. The training steps' broadcast scalars (a few ops each) stay inlined.
+  constexpr int kCheapOps = 16;
+  constexpr std::int64_t kNearBroadcast = 32;  // domain elements per element of the value
+  const std::int64_t expansion = num_elements(domain) / std::max<std::int64_t>(1, num_elements(n.type.shape));
+  if (expansion <= kNearBroadcast) return true;
+  const NodeId id = static_cast<NodeId>(&n - g.nodes.data());
+  return recompute_cost(g, id, domain, kCheapOps) <= kCheapOps;
 }
 
 }  // namespace nxv::vulkan::fusion
