@@ -90,4 +90,16 @@ bool keep_oversized_reduction_eager(Planning& p) {
   return false;
 }
 
+bool read_materialised_reduction_inputs(Planning& p) {
+  for (const auto& [node, red] : p.reductions) {
+    if (!p.needed[node] || red.region < 0 || p.absorber[red.region] == node) continue;
+    const NodeId input = p.graph.nodes[node].inputs[0];
+    if (p.region_of[input] == red.region && p.needed[input]) {
+      p.reduction_allowed[node] = false;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace nxv::vulkan::fusion

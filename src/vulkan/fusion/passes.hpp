@@ -76,6 +76,11 @@ bool split_oversized_region(Planning& p);
 // When a reduction stage's kernel needs more bindings than allowed, keeps the first such reduction eager and says
 // so; the kernels must then be planned again (needed.cpp).
 bool keep_oversized_reduction_eager(Planning& p);
+// When a reduction's input is a member of a region that another reduction absorbs and writes anyway (someone
+// else reads it), keeps that reduction eager, so that it reads the written value instead of computing the region
+// again (two reductions over a NUTS likelihood's terms recomputed its transcendentals per element); says so, and
+// the kernels must then be planned again (needed.cpp).
+bool read_materialised_reduction_inputs(Planning& p);
 // One stage per needed eager node, unabsorbed region and reduction stage, in the order of their first node, and
 // their dependencies (stages, deps, first_node; merged_into all -1) (stages.cpp).
 void form_stages(Planning& p);

@@ -107,7 +107,7 @@ Plan plan_stages(const Graph& graph, bool fuse, std::uint32_t max_bindings, bool
     build_region_kernels(p);
     plan_reduction_stages(p);
     find_needed_values(p);
-  } while (split_oversized_region(p) || keep_oversized_reduction_eager(p));
+  } while (split_oversized_region(p) || keep_oversized_reduction_eager(p) || read_materialised_reduction_inputs(p));
   form_stages(p);
   if (p.fuse_reductions) {
     merge_epilogues(p);

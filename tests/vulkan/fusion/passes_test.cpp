@@ -109,6 +109,32 @@ TEST(FusionPasses, RegionKernelsReadBroadcastsStridedAndScalarsAsPushConstants) 
   EXPECT_TRUE(p.region_kernels[0].member_value.count(op(g, "binary(add)")));
 }
 
+// A chain of `ops` unary ops on a [4] value, broadcast into a [4, cols] kernel (added to its own input).
+TracedFunction broadcast_chain(int ops, std::int64_t cols) {
+  return trace(
+      [ops, cols](const Tensor& v, const Tensor& m) {
+        Tensor x = v;
+        for (int i = 0; i < ops; ++i) x = sin(x);
+        return m + broadcast(expand_dims(x, 1), {4, cols});
+      },
+      zeros({4}), zeros({4, cols}));
+}
+
+TEST(FusionPasses, ALongChainBroadcastFarIsReadNotRecomputed) {
+  // Recomputed in the [4, cols] kernel: the chain's input v is what it reads. Read: the chain's last value is.
+  const auto reads_v = [](const TracedFunction& f) {
+    Planning p(*f.graph, 16, true);
+    plan_kernels(p);
+    const NodeId add = op(*f.graph, "binary(add)");
+    const vulkan::fusion::Kernel& k = p.region_kernels[p.region_of[add]].kernel;
+    return std::any_of(k.reads.begin(), k.reads.end(),
+                       [&](const vulkan::fusion::Read& r) { return r.node == f.graph->parameters[0]; });
+  };
+  EXPECT_TRUE(reads_v(broadcast_chain(40, 8))) << "broadcast 8-fold: recomputed, however long";
+  EXPECT_TRUE(reads_v(broadcast_chain(4, 1000))) << "4 ops: recomputed, however far";
+  EXPECT_FALSE(reads_v(broadcast_chain(40, 1000))) << "40 ops 1000-fold: read from the chain's own region";
+}
+
 // ---- plan_reduction_stages --------------------------------------------------------------------------------------
 
 TEST(FusionPasses, ReductionsOfComputedInputsBecomeStagesAndAbsorbTheirRegion) {
@@ -242,6 +268,33 @@ TEST(FusionPasses, AnOversizedReductionStaysEager) {
   EXPECT_FALSE(vulkan::fusion::split_oversized_region(narrow)) << "the region is absorbed: the sum's kernel counts";
   EXPECT_TRUE(vulkan::fusion::keep_oversized_reduction_eager(narrow));
   EXPECT_FALSE(narrow.reduction_allowed[total]);
+}
+
+TEST(FusionPasses, ASecondReductionReadsTheRegionValueTheFirstWritesAnyway) {
+  // exp(a) is a result, so the sum that absorbs its region writes it; the max over it then reads it.
+  const TracedFunction written = trace(
+      [](const Tensor& a) {
+        const Tensor e = exp(a);
+        return std::vector<Tensor>{sum(e, Axes{1}), reduce_max(e, Axes{1}), e};
+      },
+      zeros({4, 8}));
+  const NodeId max_node = op(*written.graph, "reduce(max, axes=[1])");
+  Planning p(*written.graph, 16, true);
+  plan_kernels(p);
+  EXPECT_TRUE(vulkan::fusion::read_materialised_reduction_inputs(p));
+  EXPECT_FALSE(p.reduction_allowed[max_node]);
+  EXPECT_TRUE(p.reduction_allowed[op(*written.graph, "reduce(sum, axes=[1])")]) << "the absorber stays fused";
+
+  // Nobody else reads exp(a): the max keeps recomputing it rather than make the sum write it.
+  const TracedFunction unwritten = trace(
+      [](const Tensor& a) {
+        const Tensor e = exp(a);
+        return std::vector<Tensor>{sum(e, Axes{1}), reduce_max(e, Axes{1})};
+      },
+      zeros({4, 8}));
+  Planning q(*unwritten.graph, 16, true);
+  plan_kernels(q);
+  EXPECT_FALSE(vulkan::fusion::read_materialised_reduction_inputs(q));
 }
 
 // ---- form_stages ------------------------------------------------------------------------------------------------
