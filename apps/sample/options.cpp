@@ -1,9 +1,6 @@
 #include "sample/options.hpp"
 
-#include <charconv>
 #include <cmath>
-#include <functional>
-#include <map>
 
 namespace nxv::sample_app {
 
@@ -33,44 +30,21 @@ const char* const kUsage =
 
 namespace {
 
-[[noreturn]] void usage_error(const std::string& message) { throw UsageError(message); }
-
-std::int64_t parse_integer(const std::string& option, const std::string& text, std::int64_t min,
-                           std::int64_t max = INT64_MAX) {
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    usage_error("--" + option + " expects an integer, got '" + text + "'");
-  if (v < min) usage_error("--" + option + " must be at least " + std::to_string(min) + ", got " + text);
-  if (v > max) usage_error("--" + option + " must be at most " + std::to_string(max) + ", got " + text);
-  return v;
-}
+using cli::one_of;
+using cli::parse_integer;
+using cli::usage_error;
 
 double parse_open_fraction(const std::string& option, const std::string& text) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    usage_error("--" + option + " expects a number, got '" + text + "'");
+  const double v = cli::parse_number(option, text);
   if (!(v > 0 && v < 1)) usage_error("--" + option + " must be strictly between 0 and 1, got " + text);
   return v;
 }
 
-std::string one_of(const std::string& option, const std::string& text, std::initializer_list<const char*> choices) {
-  std::string list;
-  for (const char* c : choices) {
-    if (text == c) return text;
-    list += (list.empty() ? "" : ", ") + std::string(c);
-  }
-  usage_error("--" + option + " must be one of " + list + ", got '" + text + "'");
-}
-
-using Setter = std::function<void(SampleAppOptions&, const std::string&)>;
-
 // 10^7 chains or iterations is far past what fits a GPU's memory; larger numbers are typos.
 constexpr std::int64_t kMaxCount = 10'000'000;
 
-const std::map<std::string, Setter>& setters() {
-  static const std::map<std::string, Setter> table{
+const cli::Setters<SampleAppOptions>& setters() {
+  static const cli::Setters<SampleAppOptions> table{
       {"model",
        [](SampleAppOptions& o, const std::string& v) {
          o.model = one_of("model", v, {"eight_schools", "logistic", "hierarchical", "regime"});
@@ -127,33 +101,7 @@ const std::map<std::string, Setter>& setters() {
 
 SampleAppOptions parse_args(std::span<const std::string> args) {
   SampleAppOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      o.help = true;
-      continue;
-    }
-    if (arg == "--quiet") {
-      o.quiet = true;
-      continue;
-    }
-    if (!arg.starts_with("--")) usage_error("unexpected argument '" + arg + "' (options start with --)");
-    // --name value or --name=value
-    const std::size_t equals = arg.find('=');
-    const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
-    const auto setter = setters().find(name);
-    if (setter == setters().end()) usage_error("unknown option '--" + name + "'");
-    if (o.given.count(name)) usage_error("--" + name + " is given twice");
-    std::string value;
-    if (equals != std::string::npos) {
-      value = arg.substr(equals + 1);
-    } else {
-      if (i + 1 >= args.size()) usage_error("--" + name + " needs a value");
-      value = args[++i];
-    }
-    setter->second(o, value);
-    o.given.insert(name);
-  }
+  cli::parse_flags(args, setters(), {{"help", &SampleAppOptions::help}, {"quiet", &SampleAppOptions::quiet}}, o);
   // Options that the chosen model or sampler would silently ignore are mistakes.
   for (const char* option : {"data", "features", "observations"})
     if (o.given.count(option) && o.model != "logistic")

@@ -5,17 +5,15 @@
 #include <filesystem>
 #include <set>
 #include <span>
-#include <stdexcept>
 #include <string>
 
+#include "common/command_line.hpp"
 #include "nxv/dtype.hpp"
 
 namespace nxv::sample_app {
 
 // A mistake of the user's (a flag, a value, a data file): exit status 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using UsageError = cli::UsageError;
 
 struct SampleAppOptions {
   std::string model = "eight_schools";  // eight_schools | logistic | hierarchical | regime

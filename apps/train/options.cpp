@@ -1,9 +1,6 @@
 #include "train/options.hpp"
 
-#include <charconv>
 #include <cmath>
-#include <functional>
-#include <map>
 
 namespace nxv::train {
 
@@ -34,24 +31,10 @@ const char* const kUsage =
 
 namespace {
 
-[[noreturn]] void usage_error(const std::string& message) { throw UsageError(message); }
-
-std::int64_t parse_integer(const std::string& option, const std::string& text, std::int64_t min) {
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    usage_error("--" + option + " expects an integer, got '" + text + "'");
-  if (v < min) usage_error("--" + option + " must be at least " + std::to_string(min) + ", got " + text);
-  return v;
-}
-
-double parse_number(const std::string& option, const std::string& text) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    usage_error("--" + option + " expects a number, got '" + text + "'");
-  return v;
-}
+using cli::one_of;
+using cli::parse_integer;
+using cli::parse_number;
+using cli::usage_error;
 
 double parse_positive(const std::string& option, const std::string& text) {
   const double v = parse_number(option, text);
@@ -65,19 +48,8 @@ double parse_fraction(const std::string& option, const std::string& text) {
   return v;
 }
 
-std::string one_of(const std::string& option, const std::string& text, std::initializer_list<const char*> choices) {
-  std::string list;
-  for (const char* c : choices) {
-    if (text == c) return text;
-    list += (list.empty() ? "" : ", ") + std::string(c);
-  }
-  usage_error("--" + option + " must be one of " + list + ", got '" + text + "'");
-}
-
-using Setter = std::function<void(TrainOptions&, const std::string&)>;
-
-const std::map<std::string, Setter>& setters() {
-  static const std::map<std::string, Setter> table{
+const cli::Setters<TrainOptions>& setters() {
+  static const cli::Setters<TrainOptions> table{
       {"model",
        [](TrainOptions& o, const std::string& v) {
          o.model = one_of("model", v, {"lenet", "mlp", "cnn"});
@@ -124,29 +96,7 @@ const std::map<std::string, Setter>& setters() {
 
 TrainOptions parse_args(std::span<const std::string> args) {
   TrainOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      o.help = true;
-      continue;
-    }
-    if (!arg.starts_with("--")) usage_error("unexpected argument '" + arg + "' (options start with --)");
-    // --name value or --name=value
-    const std::size_t equals = arg.find('=');
-    const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
-    const auto setter = setters().find(name);
-    if (setter == setters().end()) usage_error("unknown option '--" + name + "'");
-    if (o.given.count(name)) usage_error("--" + name + " is given twice");
-    std::string value;
-    if (equals != std::string::npos) {
-      value = arg.substr(equals + 1);
-    } else {
-      if (i + 1 >= args.size()) usage_error("--" + name + " needs a value");
-      value = args[++i];
-    }
-    setter->second(o, value);
-    o.given.insert(name);
-  }
+  cli::parse_flags(args, setters(), {{"help", &TrainOptions::help}}, o);
   // A schedule's parameters without the schedule would be silently ignored.
   for (const auto& [option, schedule] : {std::pair<const char*, const char*>{"decay-every", "step"},
                                          {"decay-factor", "step"},

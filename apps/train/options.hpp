@@ -5,16 +5,14 @@
 #include <filesystem>
 #include <set>
 #include <span>
-#include <stdexcept>
 #include <string>
 
+#include "common/command_line.hpp"
 #include "nxv/dtype.hpp"
 
 namespace nxv::train {
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using UsageError = cli::UsageError;
 
 struct TrainOptions {
   std::string model = "lenet";  // lenet | mlp | cnn
