@@ -7,8 +7,20 @@
 set(NXV_SHADER_NAMES "" CACHE INTERNAL "")
 set(NXV_SHADER_SPVS "" CACHE INTERNAL "")
 
+# With NXV_SPIRV_FROM set, the .spv files of that tree are embedded as they are (no glslc rule here).
+
 function(nxv_shader)
   cmake_parse_arguments(S "" "NAME;SOURCE" "DEFINES" ${ARGN})
+  if(NXV_SPIRV_FROM)
+    file(RELATIVE_PATH rel ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR})
+    set(spv ${NXV_SPIRV_FROM}/${rel}/spv/${S_NAME}.spv)
+    if(NOT EXISTS ${spv})
+      message(FATAL_ERROR "NXV_SPIRV_FROM=${NXV_SPIRV_FROM}: ${spv} is missing (build that tree's shaders first)")
+    endif()
+    set(NXV_SHADER_NAMES "${NXV_SHADER_NAMES};${S_NAME}" CACHE INTERNAL "")
+    set(NXV_SHADER_SPVS "${NXV_SHADER_SPVS};${spv}" CACHE INTERNAL "")
+    return()
+  endif()
   set(spv ${CMAKE_CURRENT_BINARY_DIR}/spv/${S_NAME}.spv)
   set(dep ${CMAKE_CURRENT_BINARY_DIR}/spv/${S_NAME}.d)
   set(defs "")

@@ -54,13 +54,14 @@ NXV_FUNC uint64_t nxv_round(uint64_t x) { return x; }
 NXV_FUNC float nxv_round(float x) { return nxv_round_half_awayf(x); }
 NXV_FUNC double nxv_round(double x) { return nxv_round_half_away(x); }
 
-// ---- float functions: f32 through the f64 algorithm, rounded once ---------------------------------------
+// ---- float functions: f32 through the f64 algorithm, rounded once (sigmoid, softplus, log_sigmoid: through
+// double algorithms made for a float result, shared/math.glsl.h) -------------------------------------------
 NXV_FUNC float nxv_exp(float x) { return float(nxv_exp(double(x))); }
 NXV_FUNC float nxv_expm1(float x) { return float(nxv_expm1(double(x))); }
 NXV_FUNC float nxv_log(float x) { return float(nxv_log(double(x))); }
 NXV_FUNC float nxv_log1p(float x) { return float(nxv_log1p(double(x))); }
-NXV_FUNC float nxv_sigmoid(float x) { return float(nxv_sigmoid(double(x))); }
-NXV_FUNC float nxv_softplus(float x) { return float(nxv_softplus(double(x))); }
+NXV_FUNC float nxv_sigmoid(float x) { return nxv_sigmoidf(x); }
+NXV_FUNC float nxv_softplus(float x) { return nxv_softplusf(x); }
 NXV_FUNC float nxv_tan(float x) { return float(nxv_tan(double(x))); }
 NXV_FUNC float nxv_sinh(float x) { return float(nxv_sinh(double(x))); }
 NXV_FUNC float nxv_cosh(float x) { return float(nxv_cosh(double(x))); }
@@ -68,7 +69,7 @@ NXV_FUNC float nxv_asinh(float x) { return float(nxv_asinh(double(x))); }
 NXV_FUNC float nxv_acosh(float x) { return float(nxv_acosh(double(x))); }
 NXV_FUNC float nxv_atanh(float x) { return float(nxv_atanh(double(x))); }
 NXV_FUNC float nxv_cbrt(float x) { return float(nxv_cbrt(double(x))); }
-NXV_FUNC float nxv_log_sigmoid(float x) { return float(nxv_log_sigmoid(double(x))); }
+NXV_FUNC float nxv_log_sigmoid(float x) { return nxv_log_sigmoidf(x); }
 NXV_FUNC float nxv_tanh(float x) { return float(nxv_tanh(double(x))); }
 NXV_FUNC float nxv_sin(float x) { return float(nxv_sin(double(x))); }
 NXV_FUNC float nxv_cos(float x) { return float(nxv_cos(double(x))); }

@@ -2366,8 +2366,97 @@ NXV_FUNC double nxv_round_half_away(double x) {
 // double sqrt, whose accuracy Vulkan does not pin down).
 NXV_FUNC double nxv_sqrt(double x) { return sqrt(x); }
 
+// ------------------- f32 sigmoid, softplus, log_sigmoid -----------------------
+// A float result needs its double intermediate to about 2^-45 (then it rounds to within 1 float ulp, and to the
+// correctly rounded float but within 2^-21 ulp of a tie), not to 1 double ulp. So these three, which Bernoulli and
+// logistic likelihoods evaluate once per observation and chain, skip the double-double steps and the divisions of
+// the f64 algorithms above: exp(-|x|) by a Taylor polynomial, log1p of it by the atanh series, one division each.
+// Still double arithmetic rounded once to float, so the same bits on every device with IEEE f64 (host included).
+
+// exp(a) for -104 <= a <= 0 (below that every float result here is 0): a = k ln2 + r with |r| <= ln2/2 (k ln2HI
+// exact, the subtraction exact by Sterbenz), exp(r) by Taylor to degree 11 (truncation < r^12/12! < 2^-46
+// relative), times 2^k, a normal double for k >= -151. Relative error < 2^-46.
+NXV_FUNC double nxv_exp_nonpositive_f32acc(double a) {
+    const double ln2HI = 6.93147180369123816490e-01lf; /* 31 significant bits */
+    const double ln2LO = 1.90821492927058770002e-10lf;
+    const double invln2 = 1.44269504088896338700e+00lf;
+    NXV_PRECISE double kf = floor(invln2 * a + 0.5lf);
+    NXV_PRECISE double r = (a - kf * ln2HI) - kf * ln2LO;
+    NXV_PRECISE double p = 2.50521083854417187751e-08lf * r + 2.75573192239858906526e-07lf;
+    p = p * r + 2.75573192239858906526e-06lf;
+    p = p * r + 2.48015873015873015873e-05lf;
+    p = p * r + 1.98412698412698412698e-04lf;
+    p = p * r + 1.38888888888888888889e-03lf;
+    p = p * r + 8.33333333333333333333e-03lf;
+    p = p * r + 4.16666666666666666667e-02lf;
+    p = p * r + 1.66666666666666666667e-01lf;
+    p = p * r + 0.5lf;
+    p = p * r + 1.0lf;
+    p = p * r + 1.0lf;
+    int k = int(kf);
+    NXV_PRECISE double res = p * nxv_mkd(uint(0x3ff00000 + (k << 20)), 0u); /* exact: 2^k is normal */
+    return res;
+}
+
+// log1p(e) for 0 <= e <= 1: 2 atanh(s), s = e / (2 + e) <= 1/3, by the series 2s (1 + s^2/3 + ... + s^24/25)
+// (the first term left out is below (1/9)^13 / 27 < 2^-46 relative). Relative error < 2^-46.
+NXV_FUNC double nxv_log1p_unit_f32acc(double e) {
+    NXV_PRECISE double s = e / (2.0lf + e);
+    NXV_PRECISE double z = s * s;
+    NXV_PRECISE double t = z * 0.04lf + 0.043478260869565217391lf;
+    t = t * z + 0.047619047619047619048lf;
+    t = t * z + 0.052631578947368421053lf;
+    t = t * z + 0.058823529411764705882lf;
+    t = t * z + 0.066666666666666666667lf;
+    t = t * z + 0.076923076923076923077lf;
+    t = t * z + 0.090909090909090909091lf;
+    t = t * z + 0.11111111111111111111lf;
+    t = t * z + 0.14285714285714285714lf;
+    t = t * z + 0.2lf;
+    t = t * z + 0.33333333333333333333lf;
+    t = t * z + 1.0lf;
+    NXV_PRECISE double res = (2.0lf * s) * t;
+    return res;
+}
+
+// exp(-|x|) for a float x: 0 where every float result built from it is (|x| > 104, infinities included).
+NXV_FUNC double nxv_exp_minus_abs_f32acc(double x) {
+    NXV_PRECISE double a = -nxv_fabs(x);
+    return a < -104.0lf ? 0.0lf : nxv_exp_nonpositive_f32acc(a);
+}
+
+// sigmoid(x) = 1 / (1 + e) for x >= 0 and e / (1 + e) below, e = exp(-|x|) <= 1. Within 1 ulp (NxvMath.Float).
+// sigmoid(+inf) = 1, sigmoid(-inf) = +0, sigmoid(NaN) = NaN (x's, quieted).
+NXV_FUNC float nxv_sigmoidf(float xf) {
+    NXV_PRECISE double x = double(xf);
+    if (nxv_isnan(x)) return float(nxv_quiet(x));
+    NXV_PRECISE double e = nxv_exp_minus_abs_f32acc(x);
+    NXV_PRECISE double d = 1.0lf + e;
+    NXV_PRECISE double res = (x >= 0.0lf ? 1.0lf : e) / d;
+    return float(res);
+}
+
+// softplus(x) = max(x, 0) + log1p(exp(-|x|)); x itself above 40 (as the f64 version). Within 1 ulp.
+// softplus(+inf) = +inf, softplus(-inf) = +0, softplus(NaN) = NaN.
+NXV_FUNC float nxv_softplusf(float xf) {
+    NXV_PRECISE double x = double(xf);
+    if (nxv_isnan(x)) return float(nxv_quiet(x));
+    if (x > 40.0lf) return xf;
+    NXV_PRECISE double l = nxv_log1p_unit_f32acc(nxv_exp_minus_abs_f32acc(x));
+    NXV_PRECISE double m = x > 0.0lf ? x : 0.0lf;
+    NXV_PRECISE double res = m + l;
+    return float(res);
+}
+
+// log_sigmoid(x) = -softplus(-x), exactly. NaN handled first: a negation need not keep a NaN's sign on a GPU.
+NXV_FUNC float nxv_log_sigmoidf(float xf) {
+    if (nxv_isnan(double(xf))) return float(nxv_quiet(double(xf)));
+    NXV_PRECISE float s = nxv_softplusf(-xf);
+    return -s;
+}
+
 // ----------------------------- f32 entry points ------------------------------
-// Convention: f32 transcendental = f64 algorithm, rounded once to float.
+// Convention: f32 transcendental = f64 algorithm, rounded once to float (but sigmoid, softplus, log_sigmoid: above).
 NXV_FUNC float nxv_expf(float x) { return float(nxv_exp(double(x))); }
 NXV_FUNC float nxv_expm1f(float x) { return float(nxv_expm1(double(x))); }
 NXV_FUNC float nxv_logf(float x) { return float(nxv_log(double(x))); }
@@ -2380,12 +2469,9 @@ NXV_FUNC float nxv_erff(float x) { return float(nxv_erf(double(x))); }
 NXV_FUNC float nxv_atanf(float x) { return float(nxv_atan(double(x))); }
 NXV_FUNC float nxv_atan2f(float y, float x) { return float(nxv_atan2(double(y), double(x))); }
 NXV_FUNC float nxv_fmodf(float x, float y) { return float(nxv_fmod(double(x), double(y))); }
-NXV_FUNC float nxv_sigmoidf(float x) { return float(nxv_sigmoid(double(x))); }
-NXV_FUNC float nxv_softplusf(float x) { return float(nxv_softplus(double(x))); }
 NXV_FUNC float nxv_asinf(float x) { return float(nxv_asin(double(x))); }
 NXV_FUNC float nxv_acosf(float x) { return float(nxv_acos(double(x))); }
 NXV_FUNC float nxv_erfcf(float x) { return float(nxv_erfc(double(x))); }
-NXV_FUNC float nxv_log_sigmoidf(float x) { return float(nxv_log_sigmoid(double(x))); }
 NXV_FUNC float nxv_xlogyf(float x, float y) { return float(nxv_xlogy(double(x), double(y))); }
 NXV_FUNC float nxv_xlog1pyf(float x, float y) { return float(nxv_xlog1py(double(x), double(y))); }
 NXV_FUNC float nxv_tanf(float x) { return float(nxv_tan(double(x))); }
