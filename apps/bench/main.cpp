@@ -36,6 +36,7 @@ constexpr const char* kHelp = R"(usage: nxv-bench [options]
 
 Benchmarks nx_vulkan on the picked Vulkan device. Each suite runs its arms alternately (A B A B ...) after a
 warm-up and reports medians (p10-p90) and ratios; results are checked against the reference backend first.
+A value follows its flag as the next argument or after '=' (--suite=mcmc); each flag at most once.
 
   --suite LIST            train, peers, kernels, mcmc, or all (default all: train, peers, kernels); comma-separated
                             train:   value_and_grad + SGD + loss read back of mlp, lenet, cnn at batch 32 and 256,

@@ -20,13 +20,7 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 std::int64_t parse_int(const std::string& flag, const std::string& s) {
-  try {
-    std::size_t used = 0;
-    const long long v = std::stoll(s, &used);
-    if (used == s.size() && v >= 0) return v;
-  } catch (const std::exception&) {
-  }
-  throw UsageError(flag + " expects a non-negative integer, got '" + s + "'");
+  return cli::parse_integer(flag.substr(2), s, 0);
 }
 
 namespace {
@@ -57,27 +51,15 @@ double parse_fraction(const std::string& flag, const std::string& s) {
 }  // namespace
 
 std::map<std::string, std::string> read_flags(const std::vector<std::string>& args) {
+  static const std::set<std::string> switches{"help", "smoke", "quick", "gemm-only", "any-device"};
+  static const std::set<std::string> with_value{
+      "suite",     "json",        "markdown",  "append-results",   "repeat",    "reference-repeat", "warmup-ms",
+      "models",    "batches",     "dtypes",    "elements",         "gemm",      "dot-kernels",      "device",
+      "python",    "peer-script", "work-dir",  "first-step-child", "batch",     "write-baseline",   "compare",
+      "tolerance", "remeasure",   "headlines", "mcmc-runs",        "precisions"};
   std::map<std::string, std::string> v;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      v["--help"] = "1";
-      continue;
-    }
-    if (a == "--smoke" || a == "--quick" || a == "--gemm-only" || a == "--any-device") {
-      v[a] = "1";
-      continue;
-    }
-    static const std::set<std::string> with_value{
-        "--suite",       "--json",           "--markdown", "--append-results", "--repeat",    "--reference-repeat",
-        "--warmup-ms",   "--models",         "--batches",  "--dtypes",         "--elements",  "--gemm",
-        "--dot-kernels", "--device",         "--python",   "--peer-script",    "--work-dir",  "--first-step-child",
-        "--batch",       "--write-baseline", "--compare",  "--tolerance",      "--remeasure", "--headlines",
-        "--mcmc-runs",   "--precisions"};
-    if (!with_value.count(a)) throw UsageError("unknown option '" + a + "' (see --help)");
-    if (i + 1 >= args.size()) throw UsageError(a + " expects a value");
-    v[a] = args[++i];
-  }
+  for (const auto& [name, value] : cli::read_flags(args, switches, with_value))
+    v["--" + name] = switches.count(name) ? "1" : value;
   return v;
 }
 

@@ -3,18 +3,16 @@
 #pragma once
 #include <cstdint>
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench/compare.hpp"
 #include "bench/suites/suites.hpp"
+#include "common/command_line.hpp"
 
 namespace nxv::bench {
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using UsageError = cli::UsageError;
 
 struct Command {
   Options options;
@@ -30,7 +28,8 @@ struct Command {
   std::map<std::string, std::string> given;  // flag -> value, for the JSON
 };
 
-// The flags of the arguments after the program's name: flag -> value ("1" for switches).
+// The flags of the arguments after the program's name (common/command_line.hpp's rules): "--flag" -> value ("1"
+// for switches).
 std::map<std::string, std::string> read_flags(const std::vector<std::string>& args);
 // The command they give (--device also sets NXV_DEVICE).
 Command from_flags(std::map<std::string, std::string> v);

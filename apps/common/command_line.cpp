@@ -34,32 +34,30 @@ std::string one_of(const std::string& option, const std::string& text, std::init
   usage_error("--" + option + " must be one of " + list + ", got '" + text + "'");
 }
 
-void for_each_flag(std::span<const std::string> args, const std::set<std::string>& switches,
-                   const std::function<bool(const std::string&)>& known,
-                   const std::function<void(const std::string& name, const std::string& value)>& set,
-                   const std::function<void(const std::string& name)>& set_switch, std::set<std::string>& given) {
+std::vector<std::pair<std::string, std::string>> read_flags(std::span<const std::string> args,
+                                                            const std::set<std::string>& switches,
+                                                            const std::set<std::string>& with_value) {
+  std::vector<std::pair<std::string, std::string>> flags;
+  std::set<std::string> given;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    const std::string bare = arg == "-h" ? "help" : arg.starts_with("--") ? arg.substr(2) : "";
-    if (switches.count(bare)) {
-      set_switch(bare);
-      continue;
-    }
-    if (!arg.starts_with("--")) usage_error("unexpected argument '" + arg + "' (options start with --)");
+    if (arg != "-h" && !arg.starts_with("--")) usage_error("unexpected argument '" + arg + "' (options start with --)");
     const std::size_t equals = arg.find('=');
-    const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
-    if (!known(name)) usage_error("unknown option '--" + name + "'");
-    if (given.count(name)) usage_error("--" + name + " is given twice");
+    const std::string name =
+        arg == "-h" ? "help" : arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+    const bool is_switch = switches.count(name) > 0 && equals == std::string::npos;
+    if (!is_switch && !with_value.count(name)) usage_error("unknown option '--" + name + "'");
+    if (!given.insert(name).second) usage_error("--" + name + " is given twice");
     std::string value;
     if (equals != std::string::npos) {
       value = arg.substr(equals + 1);
-    } else {
+    } else if (!is_switch) {
       if (i + 1 >= args.size()) usage_error("--" + name + " needs a value");
       value = args[++i];
     }
-    set(name, value);
-    given.insert(name);
+    flags.emplace_back(name, value);
   }
+  return flags;
 }
 
 }  // namespace nxv::cli

@@ -1,6 +1,6 @@
-// What nxv-train and nxv-sample share of their command lines: flags spelled `--name value` or `--name=value`, each
-// at most once; switches without a value; value parsers whose errors name the flag; UsageError, a mistake of the
-// user's that the programs report with exit status 2.
+// What nxv-train, nxv-sample and nxv-bench share of their command lines: flags spelled `--name value` or
+// `--name=value`, each at most once; switches without a value; value parsers whose errors name the flag; UsageError, a
+// mistake of the user's that the programs report with exit status 2.
 #pragma once
 #include <climits>
 #include <cstdint>
@@ -11,6 +11,8 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace nxv::cli {
 
@@ -30,23 +32,29 @@ std::string one_of(const std::string& option, const std::string& text, std::init
 template <class Options>
 using Setters = std::map<std::string, std::function<void(Options&, const std::string&)>>;
 
-// Walks the arguments after the program name: `--help` or `-h` and the `switches` set their bool member of `o`;
-// every other flag must be one of `setters`, given once (its name goes into o.given), with its value after `=` or
-// as the next argument. Throws UsageError for anything else.
-void for_each_flag(std::span<const std::string> args, const std::set<std::string>& switches,
-                   const std::function<bool(const std::string&)>& known,
-                   const std::function<void(const std::string& name, const std::string& value)>& set,
-                   const std::function<void(const std::string& name)>& set_switch, std::set<std::string>& given);
+// The flags of the arguments after the program name, in their order, by name without the dashes: each of
+// `switches` (`-h` is `help`) with an empty value, each of `with_value` with its value, given after `=` or as the
+// next argument. A flag given twice, an unknown one, a missing value or a bare word is a UsageError.
+std::vector<std::pair<std::string, std::string>> read_flags(std::span<const std::string> args,
+                                                            const std::set<std::string>& switches,
+                                                            const std::set<std::string>& with_value);
 
+// read_flags over `setters` and `switches`: each switch sets its bool member of `o`, each other flag calls its
+// setter and goes into o.given.
 template <class Options>
 void parse_flags(std::span<const std::string> args, const Setters<Options>& setters,
                  const std::map<std::string, bool Options::*>& switches, Options& o) {
-  std::set<std::string> switch_names;
+  std::set<std::string> switch_names, value_names;
   for (const auto& [name, member] : switches) switch_names.insert(name);
-  for_each_flag(
-      args, switch_names, [&](const std::string& name) { return setters.count(name) > 0; },
-      [&](const std::string& name, const std::string& value) { setters.at(name)(o, value); },
-      [&](const std::string& name) { o.*(switches.at(name)) = true; }, o.given);
+  for (const auto& [name, setter] : setters) value_names.insert(name);
+  for (const auto& [name, value] : read_flags(args, switch_names, value_names)) {
+    if (switches.count(name)) {
+      o.*(switches.at(name)) = true;
+    } else {
+      setters.at(name)(o, value);
+      o.given.insert(name);
+    }
+  }
 }
 
 }  // namespace nxv::cli

@@ -33,10 +33,11 @@ long double distance_to_tie_in_ulps(long double t) {
 }
 
 std::vector<float> inputs() {
-  std::vector<float> xs = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 17.0f, -17.0f, 39.99f, 40.0f, 40.01f, -40.0f, 87.3f,
-                           -87.3f, 103.9f, -103.9f, 104.0f, -104.0f, 104.1f, -104.1f, 1e-30f, -1e-30f, 1e-40f, -1e-40f,
-                           std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::min(),
-                           std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
+  using limits = std::numeric_limits<float>;
+  std::vector<float> xs = {limits::denorm_min(), limits::min(), limits::max(), -limits::max()};
+  for (float x : {0.0f,   -0.0f,  1.0f,    -1.0f,  0.5f,    17.0f,  -17.0f,  39.99f, 40.0f,   40.01f, -40.0f, 87.3f,
+                  -87.3f, 103.9f, -103.9f, 104.0f, -104.0f, 104.1f, -104.1f, 1e-30f, -1e-30f, 1e-40f, -1e-40f})
+    xs.push_back(x);
   // Geometric steps of 2^-12 from 1e-30 to 120, both signs, then random ones over the ranges that matter.
   for (float x = 1e-30f; x < 120.0f; x *= 1.0002441f) {
     xs.push_back(x);
