@@ -2425,7 +2425,8 @@ NXV_FUNC double nxv_exp_minus_abs_f32acc(double x) {
     return a < -104.0lf ? 0.0lf : nxv_exp_nonpositive_f32acc(a);
 }
 
-// sigmoid(x) = 1 / (1 + e) for x >= 0 and e / (1 + e) below, e = exp(-|x|) <= 1. Within 1 ulp (NxvMath.Float).
+// sigmoid(x) = 1 / (1 + e) for x >= 0 and e / (1 + e) below, e = exp(-|x|) <= 1. Within 1 ulp
+// (tests/shared/math_logistic_f32_test.cpp).
 // sigmoid(+inf) = 1, sigmoid(-inf) = +0, sigmoid(NaN) = NaN (x's, quieted).
 NXV_FUNC float nxv_sigmoidf(float xf) {
     NXV_PRECISE double x = double(xf);
