@@ -115,7 +115,7 @@ class FusedExecutable final : public Executable {
   FusedExecutable(const Graph& graph, const Signature& signature, const vulkan::CompilerOptions& options)
       : graph_(graph), options_(options) {
     const std::string fusion = settings::value(settings::Id::FUSION);
-    plan_ = plan_stages(graph_, fusion != "0", vulkan::kMaxBindings, fusion != "elementwise");
+    plan_ = plan_stages(graph_, fusion != "0", vulkan::runtime().features().max_bindings, fusion != "elementwise");
     compiled_.resize(plan_.stages.size());
     std::vector<int> last_use(graph_.nodes.size(), -1);
     std::vector<KernelJob> jobs;  // the kernels to compile, all at once below

@@ -51,7 +51,8 @@ Kernel merged(const std::vector<const Kernel*>& parts) {
 std::optional<LoopedStage> looped_stage(const ControlFlow& cf) {
   if (cf.kind != ControlFlow::Kind::fori_loop || cf.hi <= cf.lo || cf.operands == 0) return std::nullopt;
   const Graph& body = *cf.bodies[0];
-  const Plan plan = plan_stages(body, true, vulkan::kMaxBindings, true);
+  const std::uint32_t max_bindings = vulkan::runtime().features().max_bindings;
+  const Plan plan = plan_stages(body, true, max_bindings, true);
   std::vector<const Kernel*> parts;
   for (const Stage& st : plan.stages) {
     if (st.kind != Stage::Kind::fused || st.kernel.domain != plan.stages[0].kernel.domain) return std::nullopt;
@@ -60,7 +61,7 @@ std::optional<LoopedStage> looped_stage(const ControlFlow& cf) {
   if (parts.empty()) return std::nullopt;
   LoopedStage ls{merged(parts), {cf.lo, cf.hi, {}, -1, {}, {}}, nullptr, {}};
   const Kernel& k = ls.kernel;
-  if (k.bindings() > vulkan::kMaxBindings || k.push.size() + kLoopPushWords > kMaxPushWords) return std::nullopt;
+  if (k.bindings() > max_bindings || k.push.size() + kLoopPushWords > kMaxPushWords) return std::nullopt;
   const std::int64_t elements = num_elements(k.domain);
   if (elements <= 0 || elements > 0xffffffffLL) return std::nullopt;
   for (int j = 0; j < cf.operands; ++j)

@@ -1,6 +1,7 @@
 // Instance creation (with the validation layer on request) and the logical device on the picked GPU.
 #include "vulkan/runtime/context.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -166,6 +167,7 @@ Context::Context() : instance(create_instance()) {
     features.max_buffer_bytes = std::min<std::uint64_t>(features.max_buffer_bytes, description.max_allocation_size);
   features.max_buffer_bytes = features.max_buffer_bytes / 4 * 4;
   features.max_push_constants = std::min<std::uint32_t>(limits.maxPushConstantsSize, 128);
+  features.max_bindings = std::min({kMaxBindings, max_push_descriptors, limits.maxPerStageDescriptorStorageBuffers});
 }
 
 }  // namespace nxv::vulkan

@@ -77,8 +77,7 @@ bool save_pipeline_cache(const PipelineCache& cache, const std::filesystem::path
 }
 
 PipelineCache::PipelineCache(const Context& context, std::span<const std::byte> cache_data) : context_(context) {
-  max_bindings_ =
-      std::min({kMaxBindings, context.max_push_descriptors, context.limits.maxPerStageDescriptorStorageBuffers});
+  max_bindings_ = context.features.max_bindings;
   push_constant_bytes_ = std::min(kMaxPushConstants, context.limits.maxPushConstantsSize);
   std::vector<vk::DescriptorSetLayoutBinding> bindings(max_bindings_);
   for (std::uint32_t b = 0; b < max_bindings_; ++b)

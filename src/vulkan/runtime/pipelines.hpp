@@ -16,10 +16,6 @@
 
 namespace nxv::vulkan {
 
-// Storage-buffer bindings in the shared layout: enough for the widest kernel we expect (an optimizer step touches
-// ~5 buffers); devices guarantee 32 push descriptors, and the per-stage storage-buffer limit is checked too.
-constexpr std::uint32_t kMaxBindings = 16;
-
 class Pipeline {
  public:
   std::string shader;

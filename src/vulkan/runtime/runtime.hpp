@@ -46,6 +46,11 @@ struct Binding {
   bool writes;  // the dispatch writes this buffer (used to place barriers)
 };
 
+// Storage-buffer bindings in the shared layout at most. Fused kernels are what need many: NUTS's U-turn checks fuse
+// reductions that read 17 to 25 buffers, which at 16 ran eagerly over materialised [chains, depth, d] inputs.
+// Devices guarantee 32 push descriptors; DeviceFeatures::max_bindings also caps it by the per-stage limit.
+constexpr std::uint32_t kMaxBindings = 32;
+
 struct DeviceFeatures {
   bool float64 = false, int64 = false, int8_arithmetic = false, storage8 = false;
   std::uint32_t subgroup_size = 0;
@@ -55,6 +60,9 @@ struct DeviceFeatures {
   // words (so that a descriptor's range stays within the limit). No tensor of the backend is larger.
   std::uint64_t max_buffer_bytes = 0;
   std::uint32_t max_push_constants = 128;
+  // Storage buffers one dispatch may bind: the shared layout's size, kMaxBindings capped by the device's push
+  // descriptors and per-stage storage buffers. The fusion compiler plans kernels within it.
+  std::uint32_t max_bindings = 16;
 };
 
 class Runtime {

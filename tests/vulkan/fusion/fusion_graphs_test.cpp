@@ -7,6 +7,7 @@
 #include "support/env.hpp"
 #include "support/fusion.hpp"
 #include "vulkan/fusion/plan.hpp"
+#include "vulkan/runtime/runtime.hpp"
 
 namespace nxv::testing {
 namespace {
@@ -184,14 +185,16 @@ TEST(FusionPlan, RegionsAreSplitAtTheBindingLimit) {
 
 TEST(FusionGraphs, SplitRegionsStillMatch) {
   NXV_REQUIRE_VULKAN();
-  // 17 inputs: more than the 16 bindings of one kernel, so the chain is split into two kernels.
+  // One input more than the bindings of one kernel (the output takes one more), so the chain is split into two.
+  const std::uint32_t max_bindings = vulkan::runtime().features().max_bindings;
   const MultiFn fn = [](const std::vector<Tensor>& in) {
     Tensor acc = in[0];
     for (std::size_t i = 1; i < in.size(); ++i) acc = acc * in[i] + 0.25;
     return std::vector<Tensor>{acc};
   };
   std::vector<Tensor> inputs;
-  for (int i = 0; i < 17; ++i) inputs.push_back(test_uniform(DType::f32, {40}, 30 + i, -1.5, 1.5));
+  for (std::uint32_t i = 0; i <= max_bindings; ++i)
+    inputs.push_back(test_uniform(DType::f32, {40}, 30 + static_cast<std::uint64_t>(i), -1.5, 1.5));
   expect_fused_exact("split", fn, inputs, 2);
 }
 
