@@ -183,18 +183,19 @@ TEST(FusionPlan, RegionsAreSplitAtTheBindingLimit) {
       EXPECT_LE(s.kernel.bindings(), 4u) << vulkan::fusion::to_string(narrow, *f.graph);
 }
 
-// NUTS's U-turn checks sum products of many [chains, depth, d] values over d: a reduction whose fused kernel reads
-// 20 buffers. Within the device's bindings (32 on lavapipe and NVIDIA) it is one generated reduction; at 16, the old
+// NUTS's U-turn checks sum products of many [chains, depth, d] values over d: in[0] * in[1] + in[2] * in[3] + ...
+// summed over the last axis, a reduction whose fused kernel reads every input.
+Tensor sum_of_pair_products(const std::vector<Tensor>& in) {
+  Tensor acc = in[0] * in[1];
+  for (std::size_t i = 2; i < in.size(); i += 2) acc = acc + in[i] * in[i + 1];
+  return sum(acc, Axes{-1});
+}
+
+// With 20 inputs: within the device's bindings (32 on lavapipe and NVIDIA) one generated reduction; at 16, the old
 // layout's size, it ran eagerly over a materialised product.
 TEST(FusionPlan, AReductionOfTwentyInputsFusesWithinTheDevicesBindings) {
   const std::vector<Tensor> xs(20, zeros({6, 10, 9}));
-  const TracedFunction f = trace(
-      [](const std::vector<Tensor>& in) {
-        Tensor acc = in[0] * in[1];
-        for (std::size_t i = 2; i < in.size(); i += 2) acc = acc + in[i] * in[i + 1];
-        return sum(acc, Axes{-1});
-      },
-      xs);
+  const TracedFunction f = trace(sum_of_pair_products, xs);
   const vulkan::fusion::Plan wide = vulkan::fusion::plan_stages(*f.graph, true, 32);
   EXPECT_EQ(wide.reduction_stages(), 1) << vulkan::fusion::to_string(wide, *f.graph);
   EXPECT_EQ(wide.eager_stages(), 0) << vulkan::fusion::to_string(wide, *f.graph);
@@ -206,11 +207,7 @@ TEST(FusionPlan, AReductionOfTwentyInputsFusesWithinTheDevicesBindings) {
 TEST(FusionGraphs, AReductionOfTwentyInputsMatchesEagerInOneDispatch) {
   NXV_REQUIRE_VULKAN();
   if (vulkan::runtime().features().max_bindings < 21) GTEST_SKIP() << "the device binds fewer than 21 buffers";
-  const MultiFn fn = [](const std::vector<Tensor>& in) {
-    Tensor acc = in[0] * in[1];
-    for (std::size_t i = 2; i < in.size(); i += 2) acc = acc + in[i] * in[i + 1];
-    return std::vector<Tensor>{sum(acc, Axes{-1})};
-  };
+  const MultiFn fn = [](const std::vector<Tensor>& in) { return std::vector<Tensor>{sum_of_pair_products(in)}; };
   std::vector<Tensor> inputs;
   for (std::uint64_t i = 0; i < 20; ++i) inputs.push_back(test_uniform(DType::f32, {6, 10, 9}, 60 + i, -2, 2));
   expect_fused_exact("twenty-input reduction", fn, inputs, 1);
