@@ -20,6 +20,7 @@
 //    each position, added in increasing window order (row-major over the windows).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -44,12 +45,17 @@ using Padding = std::vector<std::pair<std::int64_t, std::int64_t>>;  // (low, hi
 //    batch elements g * (N / B) + n of group g = o / (O / B) (used by the kernel gradient of grouped convs).
 //  - padding applies to the input after input dilation; the output spatial size is
 //    floor((dilated input + low + high - dilated kernel) / stride) + 1, which must be >= 1.
+//  - precision: dot's contract (include/nxv/precision.hpp) for conv's sum: exact is the order above with a rounded
+//    product and sum per term, bit-identical everywhere; fast takes one fused multiply-add per term in the same
+//    order (chunks included), each output within gamma(K) * sum_k |x_k w_k| of the exact value. Unset: the
+//    current mode (PrecisionScope, jit, NXV_PRECISION), as for dot. The gradient convs keep the forward's mode.
 struct ConvOptions {
   Axes strides;
   Padding padding;
   Axes input_dilation, kernel_dilation;
   std::int64_t feature_group_size = 1, batch_group_size = 1;
   OptAxes input_permutation, kernel_permutation, output_permutation;
+  std::optional<Precision> precision;
 };
 
 // Nx's :same padding for a window of `window` (already dilated) over each axis: k - 1 in total, the extra one

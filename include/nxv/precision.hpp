@@ -20,7 +20,8 @@
 // else the thread's innermost PrecisionScope (jit opens one while tracing, with JitOptions::precision or, unset, the
 // mode current at the jitted call), else the process default: `NXV_PRECISION` (README, "Environment variables"),
 // `fast` unless set, as in PyTorch and JAX.
-// Integer dots are exact in both modes. conv runs its exact kernels in both modes for now.
+// Integer dots are exact in both modes. conv follows the same contract over its own summation order
+// (include/nxv/conv.hpp): fast is one fma per term, within gamma(K) * sum_k |x_k w_k|.
 #pragma once
 #include <cstdint>
 #include <optional>

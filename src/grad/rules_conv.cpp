@@ -53,6 +53,7 @@ Tensor conv_input_grad(const ConvAttrs& a, const Tensor& x, const Tensor& w, con
   o.kernel_dilation = a.kernel_dilation;
   o.feature_group_size = groups;
   o.kernel_permutation = swap01(w.rank());
+  o.precision = a.precision;
   const Tensor dx = conv(g, reverse(kernel, spatial_axes), o);
   if (a.batch_groups == 1) return dx;
   // [N / B, B * C, s...] -> [B, N / B, C, s...] -> [N, C, s...]: the batch groups return to the batch axis.
@@ -78,6 +79,7 @@ Tensor conv_kernel_grad(const ConvAttrs& a, const Tensor& x, const Tensor& w, co
   o.feature_group_size = a.batch_groups;
   o.batch_group_size = a.feature_groups;
   o.input_permutation = o.kernel_permutation = o.output_permutation = swap01(x.rank());
+  o.precision = a.precision;
   return conv(x, g, o);
 }
 

@@ -87,6 +87,7 @@ Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& o) {
             " and batch_group_size ", batch_groups, " must be >= 1, and at least one of them 1");
   at.feature_groups = groups;
   at.batch_groups = batch_groups;
+  at.precision = o.precision.value_or(current_precision());
 
   const std::int64_t n = x.dim(0), c = x.dim(1), out_channels = w.dim(0), in_per_group = w.dim(1);
   const std::string canonical = " (canonical input " + to_string(x.shape()) + ", kernel " + to_string(w.shape()) + ")";

@@ -158,6 +158,7 @@ struct NormalAttrs {
 struct ConvAttrs {
   Shape strides{}, pad_low{}, pad_high{}, input_dilation{}, kernel_dilation{};  // per spatial axis
   std::int64_t feature_groups = 1, batch_groups = 1;
+  Precision precision = Precision::exact;  // fixed at the call, as dot's (include/nxv/conv.hpp)
 };
 
 // window_reduce, window_scatter: windows span every axis of x.

@@ -198,7 +198,8 @@ std::string format_call(const OpCall& call) {
       const ConvAttrs& a = call.attrs_as<ConvAttrs>();
       s << "(strides=" << to_string(a.strides) << ", low=" << to_string(a.pad_low) << ", high=" << to_string(a.pad_high)
         << ", input_dilation=" << to_string(a.input_dilation) << ", kernel_dilation=" << to_string(a.kernel_dilation)
-        << ", groups=" << a.feature_groups << "x" << a.batch_groups << ")";
+        << ", groups=" << a.feature_groups << "x" << a.batch_groups << (a.precision == Precision::fast ? ", fast" : "")
+        << ")";
       break;
     }
     case OpCode::window_reduce:

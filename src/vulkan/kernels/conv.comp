@@ -14,6 +14,7 @@
 // SPLIT = 1 (the host's choice wherever there is more than one chunk): workgroup z = group * chunks + chunk
 // computes one chunk's sums into partials [chunks, outputs], which conv_combine.comp adds in chunk order.
 // SPLIT = 0: an invocation runs all chunks of its outputs (one chunk, or partials too large to keep).
+// FAST = 1 (Precision::fast): each term is one fma, acc = fma(x, w, acc), in the same order and chunks.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -30,6 +31,7 @@ layout(constant_id = 4) const uint KB = 1;
 // Whether any input or kernel dilation differs from 1. Without, the dilation arithmetic drops out at pipeline
 // creation: as registers it cost the 64 -> 64 3x3 layer 14% on the H200 (5.75 against 6.67 TFLOP/s).
 layout(constant_id = 5) const bool DILATED = false;
+layout(constant_id = 6) const bool FAST = false;
 
 layout(std430, binding = 0) readonly buffer InX { A_STORE x_data[]; };
 layout(std430, binding = 1) readonly buffer InW { A_STORE w_data[]; };
@@ -133,6 +135,16 @@ void main() {
       }                         \
     }                           \
   }
+// One term into an accumulator: a rounded product then a rounded sum (NoContraction), or in FAST one fma.
+#define NXV_ADD_TERM(ACC, X, W)                \
+  if (FAST) {                                  \
+    precise A_T fused = fma(X, W, ACC);        \
+    ACC = fused;                               \
+  } else {                                     \
+    precise A_T product = (X) * (W);           \
+    precise A_T sum = ACC + product;           \
+    ACC = sum;                                 \
+  }
 #define NXV_CHUNK_BOUNDARY(term)                                  \
   if (!SPLIT && term != 0u && term % CHUNK == 0u)                 \
     for (uint i = 0u; i < RM; ++i)                                \
@@ -150,11 +162,7 @@ void main() {
       for (uint j = 0u; j < RN; ++j) xv[j] = load_x(origin[j], x_base[j], c, k0, k1, k2, in_spatial);
       for (uint i = 0u; i < RM; ++i) {
         A_T wv = A_LOAD(w_data[w_base[i] + k]);
-        for (uint j = 0u; j < RN; ++j) {
-          precise A_T product = xv[j] * wv;
-          precise A_T sum = acc[i][j] + product;
-          acc[i][j] = sum;
-        }
+        for (uint j = 0u; j < RN; ++j) NXV_ADD_TERM(acc[i][j], xv[j], wv)
       }
       NXV_NEXT_TERM()
     }
@@ -173,11 +181,7 @@ void main() {
         if (term >= k_end) break;
         NXV_CHUNK_BOUNDARY(term)
         for (uint i = 0u; i < RM; ++i)
-          for (uint j = 0u; j < RN; ++j) {
-            precise A_T product = xv[t][j] * wv[t][i];
-            precise A_T sum = acc[i][j] + product;
-            acc[i][j] = sum;
-          }
+          for (uint j = 0u; j < RN; ++j) NXV_ADD_TERM(acc[i][j], xv[t][j], wv[t][i])
       }
     }
   }

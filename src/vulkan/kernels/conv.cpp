@@ -52,7 +52,7 @@ std::int64_t dim(const TensorType& t, int axis) { return t.shape[axis]; }
 // take the call.
 struct Plan {
   ConvPush push{};
-  std::array<std::int32_t, 6> spec{};  // RM, RN, CHUNK, SPLIT, KB, DILATED
+  std::array<std::int32_t, 7> spec{};  // RM, RN, CHUNK, SPLIT, KB, DILATED, FAST
   std::array<std::uint32_t, 3> groups{};
   bool split = false;
   std::int64_t chunks = 1, outputs = 0;
@@ -137,7 +137,8 @@ std::optional<Plan> plan_conv(const OpCall& call, const TensorType& x, const Ten
                static_cast<std::int32_t>(kConvChunkTerms),
                split ? 1 : 0,
                static_cast<std::int32_t>(kb),
-               dilated ? 1 : 0};
+               dilated ? 1 : 0,
+               a.precision == Precision::fast ? 1 : 0};
   plan.groups = {static_cast<std::uint32_t>(col_groups()), static_cast<std::uint32_t>(row_groups()),
                  static_cast<std::uint32_t>(split ? groups * chunks : groups)};
   plan.split = split;
@@ -186,7 +187,8 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
   const bool split = plan->split;
   const std::uint32_t rm = static_cast<std::uint32_t>(plan->spec[0]), rn = static_cast<std::uint32_t>(plan->spec[1]),
                       kb = static_cast<std::uint32_t>(plan->spec[4]),
-                      dilated = static_cast<std::uint32_t>(plan->spec[5]);
+                      dilated = static_cast<std::uint32_t>(plan->spec[5]),
+                      fast = static_cast<std::uint32_t>(plan->spec[6]);
   result = allocate(out);
   if (outputs == 0) return true;
   static PipelineCache cache;
@@ -194,7 +196,8 @@ bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& resul
   const Pipeline* p = cache.get(
       static_cast<std::uint64_t>(out.dtype) | static_cast<std::uint64_t>(rm) << 8 |
           static_cast<std::uint64_t>(rn) << 16 | static_cast<std::uint64_t>(split) << 24 |
-          static_cast<std::uint64_t>(kb) << 32 | static_cast<std::uint64_t>(dilated) << 40,
+          static_cast<std::uint64_t>(kb) << 32 | static_cast<std::uint64_t>(dilated) << 40 |
+          static_cast<std::uint64_t>(fast) << 41,
       [&] { return std::string("conv_") + variant_name(out.dtype); }, spec);
   const auto [gx, gy, z] = plan->groups;
   // Split: the chunk sums go to partials [chunks, outputs], which the combine pass adds into the result.

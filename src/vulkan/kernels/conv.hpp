@@ -15,7 +15,7 @@ namespace nxv::vulkan::kernels {
 inline constexpr std::size_t kConvPushWords = 25;  // conv.comp's push block, before an epilogue's words
 
 struct ConvLaunch {
-  std::array<std::int32_t, 6> specialization{};  // RM, RN, CHUNK, SPLIT (0), KB, DILATED
+  std::array<std::int32_t, 7> specialization{};  // RM, RN, CHUNK, SPLIT (0), KB, DILATED, FAST
   std::array<std::uint32_t, kConvPushWords> push{};
   std::array<std::uint32_t, 3> groups{};
 };
