@@ -67,7 +67,11 @@ void print_text(const std::vector<DeviceDescription>& devices, int picked, const
     std::cout << "  shader types        f64 " << yes(d.float64) << ", int64 " << yes(d.int64) << ", f16 "
               << yes(d.float16) << ", int8 " << yes(d.int8) << " (8-bit storage " << yes(d.storage8) << "), int16 "
               << yes(d.int16) << " (16-bit storage " << yes(d.storage16) << ")\n";
-    std::cout << "  push descriptors    " << yes(d.push_descriptors) << "\n";
+    std::cout << "  push descriptors    " << yes(d.push_descriptors)
+              << (d.push_descriptors ? "" : " (bindings through descriptor sets recycled per batch)") << "\n";
+    if (!d.masked.empty()) std::cout << "  masked              " << d.masked << " (NXV_DEVICE_MASK)\n";
+    std::cout << "  tensor cores        " << yes(d.cooperative_matrix_f16)
+              << " (VK_NV_cooperative_matrix, 16x16x16 f16 -> f32: f16 dots in fast mode)\n";
     std::cout << "  float controls      keep denormals f32 " << yes(d.denorm_preserve_f32) << ", f64 "
               << yes(d.denorm_preserve_f64) << "; keep signed zero/inf/NaN f32 " << yes(d.signed_zero_inf_nan_f32)
               << ", f64 " << yes(d.signed_zero_inf_nan_f64) << "\n";
@@ -120,6 +124,8 @@ void print_json(const std::vector<DeviceDescription>& devices, int picked, const
               << ", \"int64\": " << b(d.int64) << ", \"float16\": " << b(d.float16) << ", \"int8\": " << b(d.int8)
               << ", \"storage8\": " << b(d.storage8) << ", \"int16\": " << b(d.int16)
               << ", \"storage16\": " << b(d.storage16) << ", \"push_descriptors\": " << b(d.push_descriptors)
+              << ", \"cooperative_matrix_f16\": " << b(d.cooperative_matrix_f16) << ", \"masked\": \"" << d.masked
+              << "\""
               << ", \"denorm_preserve_f32\": " << b(d.denorm_preserve_f32)
               << ", \"denorm_preserve_f64\": " << b(d.denorm_preserve_f64)
               << ", \"signed_zero_inf_nan_f32\": " << b(d.signed_zero_inf_nan_f32)
@@ -154,13 +160,14 @@ int main(int argc, char** argv) {
     }
     json = true;
   }
+  std::vector<nxv::vulkan::DeviceDescription> devices;
   try {
     nxv::settings::check_all();
+    devices = nxv::vulkan::list_devices();  // (an unknown NXV_DEVICE_MASK feature is an error here)
   } catch (const nxv::Error& e) {
     std::cerr << "nxv-info: " << e.what() << "\n";
     return 2;
   }
-  const auto devices = nxv::vulkan::list_devices();
   if (devices.empty()) {
     std::cerr << "nxv-info: no Vulkan device found: either no Vulkan loader (libvulkan1) or no driver "
                  "(e.g. mesa-vulkan-drivers for lavapipe, or the GPU vendor's driver) is installed.\n";

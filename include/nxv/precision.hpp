@@ -11,10 +11,11 @@
 //          gamma(K) * sum_k |a_k * b_k| of the exact value, gamma(K) = K u / (1 - K u), u = 2^-24 (f32) or 2^-53
 //          (f64); never TF32 or any accumulation narrower than the dtype. f16 and bf16 accumulate in f32 (u =
 //          2^-24; they never split) and round the result once: within that bound plus their own unit roundoff
-//          (2^-11, 2^-8) of the result, plus half their smallest subnormal. From inf and NaN inputs, inf and NaN
-//          come out where exact's do; but a product that overflows is not inf inside an fma (fma(2^100, 2^100,
-//          -inf) is -inf where exact's rounded 2^200 + -inf is NaN in f32), so with huge finite inputs the two
-//          may differ in which non-finite value they give.
+//          (2^-11, 2^-8) of the result, plus half their smallest subnormal. f16 on tensor cores (the `tensor`
+//          kernel, src/vulkan/kernels/dot.hpp) sums in the hardware's order, whose alignment truncates: u = 2^-22. From
+//          inf and NaN inputs, inf and NaN come out where exact's do; but a product that overflows is not inf inside an
+//          fma (fma(2^100, 2^100, -inf) is -inf where exact's rounded 2^200 + -inf is NaN in f32), so with huge finite
+//          inputs the two may differ in which non-finite value they give.
 //
 // The mode of a dot is fixed when the dot is called (or traced, inside jit): the `precision` argument of the call,
 // else the thread's innermost PrecisionScope (jit opens one while tracing, with JitOptions::precision or, unset, the

@@ -32,6 +32,11 @@ struct DeviceDescription {
   bool denorm_preserve_f32 = false, denorm_preserve_f64 = false;
   bool signed_zero_inf_nan_f32 = false, signed_zero_inf_nan_f64 = false;
   std::uint64_t max_storage_buffer_range = 0, max_allocation_size = 0;
+  // Tensor cores through VK_NV_cooperative_matrix: 16x16x16 products of f16 matrices accumulated in f32 by a
+  // subgroup of 32 (with the Vulkan memory model and shaderFloat16 the shaders need). f16 dots in Precision::fast
+  // then run on them (src/vulkan/kernels/dot.hpp).
+  bool cooperative_matrix_f16 = false;
+  std::string masked;           // the features NXV_DEVICE_MASK hides (reported above as absent), comma-separated
   bool usable = false;          // has what nx_vulkan requires
   std::string unusable_reason;  // why not, when !usable
 };

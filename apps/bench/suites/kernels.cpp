@@ -16,6 +16,7 @@
 #include "nxv/grad.hpp"
 #include "nxv/vulkan.hpp"
 #include "vulkan/kernels/dot.hpp"
+#include "vulkan/runtime/runtime.hpp"
 
 namespace nxv::bench {
 
@@ -193,8 +194,39 @@ void bandwidth(Context& c) {
   }
 }
 
-// Square f32, f64, bf16 and f16 GEMM (nxv::dot) in TFLOP/s. The 16-bit ones run the portable kernels (f32 tiles
-// and accumulation, no tensor cores yet) against torch.matmul's tensor cores (its reduced-precision reductions off).
+// The f32 and f64 multiply-add peaks as shaders reach them (src/vulkan/kernels/probes/fma_peak.comp: chains of fmas
+// in registers), in TFLOP/s: what a GEMM row is a fraction of (its roofline position, next to the vendor's peak).
+void fma_peaks(Context& c) {
+  const std::uint32_t groups = c.o.smoke ? 16 : 8192;  // of 256 invocations
+  const std::int32_t iterations = c.o.smoke ? 16 : 2048;
+  vulkan::Runtime& rt = vulkan::runtime();
+  std::vector<Arm> arms;
+  std::vector<vulkan::BufferPtr> outputs;
+  outputs.reserve(2);  // the arms keep pointers to them
+  for (const std::string dt : {"f32", "f64"}) {
+    const std::array<std::int32_t, 1> spec{iterations};
+    const vulkan::Pipeline* pipeline = rt.pipeline("fma_peak_" + dt, spec);
+    outputs.push_back(rt.allocate(std::size_t{groups} * 256 * 8));
+    const vulkan::BufferPtr* out = &outputs.back();
+    arms.push_back({dt, [&rt, pipeline, out, groups] {
+                      const float push[2] = {0.999f, 1e-3f};
+                      return time_seconds([&] {
+                        rt.dispatch(pipeline, {{out, true}}, std::as_bytes(std::span(push)), groups);
+                        rt.flush();
+                      });
+                    }});
+  }
+  const std::vector<Stats> s = alternate(arms, c.o.repeat, c.o.warmup_ms);
+  const double tflop = 2.0 * 8 * iterations * 256.0 * groups / 1e12;
+  for (std::size_t i = 0; i < arms.size(); ++i)
+    c.report.rows.push_back(Row{"kernels.fma_peak." + arms[i].name, arms[i].name + " multiply-add peak of shaders",
+                                "TFLOP/s", rate_in("fma chains " + arms[i].name, s[i], tflop), std::nullopt, "",
+                                std::nullopt, ""});
+}
+
+// Square f32, f64, bf16 and f16 GEMM (nxv::dot) in TFLOP/s. bf16 runs the portable kernels (f32 tiles and
+// accumulation), f16 on tensor cores where the device has them (the `tensor` variant), against torch.matmul's
+// tensor cores (its reduced-precision reductions off).
 void gemm(Context& c) {
   for (DType dtype : {DType::f32, DType::f64, DType::bf16, DType::f16}) {
     const Tensor a = as_type(uniform(key(5), {96, 80}, DType::f32, -1, 1, c.gpu), dtype),
@@ -296,34 +328,41 @@ void conv_layer(Context& c, const ConvShape& sh) {
   const Params p{{"x", uniform(key(12), {sh.batch, sh.in, sh.size, sh.size}, DType::f32, -1, 1, c.gpu)},
                  {"w", uniform(key(13), {sh.out, sh.in, sh.kernel, sh.kernel}, DType::f32, -1, 1, c.gpu)}};
   vulkan::flush();
-  const std::vector<Stats> s = alternate({{"forward",
-                                           [&] {
-                                             return time_seconds([&] {
-                                               const Tensor y = forward(p.at("x"), p.at("w"));
-                                               vulkan::flush();
-                                             });
-                                           },
-                                           0, true},
-                                          {"forward + backward",
-                                           [&] {
-                                             return time_seconds([&] {
-                                               const Params g = fwd_bwd(p);
-                                               vulkan::flush();
-                                             });
-                                           },
-                                           0, true}},
-                                         c.o.repeat, c.o.warmup_ms);
+  // The current precision (fast unless NXV_PRECISION says otherwise) and exact, alternated: the same kernel
+  // with fma steps or with a rounded product and sum per term (include/nxv/conv.hpp).
+  auto fwd_bwd_exact = jit(grad(conv_loss), JitOptions{.precision = Precision::exact});
+  auto timed = [](auto&& work) {
+    return [work] {
+      return time_seconds([&] {
+        work();
+        vulkan::flush();
+      });
+    };
+  };
+  const std::vector<Stats> s =
+      alternate({{"forward", timed([&] { const Tensor y = forward(p.at("x"), p.at("w")); }), 0, true},
+                 {"forward + backward", timed([&] { const Params g = fwd_bwd(p); }), 0, true},
+                 {"forward, exact", timed([&] {
+                    const PrecisionScope exact(Precision::exact);
+                    const Tensor y = forward(p.at("x"), p.at("w"));
+                  }),
+                  0, true},
+                 {"forward + backward, exact", timed([&] { const Params g = fwd_bwd_exact(p); }), 0, true}},
+                c.o.repeat, c.o.warmup_ms);
   const double fwd_tflop =
       2.0 * static_cast<double>(sh.batch * sh.out * sh.size * sh.size * sh.in * sh.kernel * sh.kernel) / 1e12;
   const std::string what = "conv f32 " + std::to_string(sh.batch) + "x" + std::to_string(sh.in) + "x" +
                            std::to_string(sh.size) + "x" + std::to_string(sh.size) + ", " + std::to_string(sh.in) +
                            "->" + std::to_string(sh.out) + " " + std::to_string(sh.kernel) + "x" +
                            std::to_string(sh.kernel) + " same";
-  const Measurement f = rate_in("forward", s[0], fwd_tflop), fb = rate_in("forward + backward", s[1], 3 * fwd_tflop);
-  c.report.rows.push_back(
-      Row{"kernels.conv.forward", what + ", forward", "TFLOP/s", f, std::nullopt, "", std::nullopt, ""});
+  const std::string mode = to_string(current_precision());
+  const Measurement f = rate_in("forward, " + mode, s[0], fwd_tflop),
+                    fb = rate_in("forward + backward, " + mode, s[1], 3 * fwd_tflop);
+  c.report.rows.push_back(Row{"kernels.conv.forward", what + ", forward", "TFLOP/s", f,
+                              rate_in("forward, exact", s[2], fwd_tflop), mode + " / exact", std::nullopt, ""});
   c.report.rows.push_back(Row{"kernels.conv.forward_backward", what + ", forward + backward", "TFLOP/s", fb,
-                              std::nullopt, "", std::nullopt, ""});
+                              rate_in("forward + backward, exact", s[3], 3 * fwd_tflop), mode + " / exact",
+                              std::nullopt, ""});
   compare_with_peer(c, "kernels.conv.forward.vs_torch", what + ", forward", "TFLOP/s", f, "conv.forward", fwd_tflop,
                     "cuDNN (torch)");
   compare_with_peer(c, "kernels.conv.forward_backward.vs_torch", what + ", forward + backward", "TFLOP/s", fb,
@@ -381,11 +420,13 @@ SuiteReport run_kernels_suite(const Options& o) {
   Context c{o, vulkan::backend(), report, {}};
   const ConvShape conv = o.smoke ? ConvShape{2, 8, 8, 16, 3} : ConvShape{32, 64, 64, 56, 3};
   if (o.gemm_only) {
+    fma_peaks(c);
     gemm(c);
     return report;
   }
   dispatch_costs(c);
   bandwidth(c);
+  fma_peaks(c);
   gemm(c);
   conv_layer(c, conv);
   cold_start(c);

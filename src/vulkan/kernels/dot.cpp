@@ -76,7 +76,18 @@ Operand view(const Tensor& t, const Axes& batch, const Axes& rows, const Axes& c
 struct Tile {
   std::int64_t m, n;
 };
+
+// NXV_TENSOR_TILE, the tensor kernel's M x N tile (its specialization constants 3 and 4).
+Tile tensor_tile() {
+  static const Tile tile = [] {
+    const std::string v = settings::value(settings::Id::TENSOR_TILE);
+    return v == "128x256" ? Tile{128, 256} : v == "256x128" ? Tile{256, 128} : Tile{128, 128};
+  }();
+  return tile;
+}
+
 Tile tile_of(DotKernel kernel, DType dtype) {
+  if (kernel == DotKernel::tensor) return tensor_tile();
   if (kernel != DotKernel::big) return {64, 64};
   return dtype == DType::f64 ? Tile{128, 64} : Tile{128, 128};
 }
@@ -108,6 +119,16 @@ const Pipeline* blocked_pipeline(DotKernel kernel, DType dtype, std::span<const 
       key, [&] { return std::string("dot_") + dot_kernel_name(kernel) + "_" + variant_name(dtype); }, spec);
 }
 
+const Pipeline* tensor_pipeline(std::span<const std::int32_t, 3> spec) {
+  static PipelineCache cache;
+  const Tile tile = tensor_tile();
+  const std::array<std::int32_t, 5> full{spec[0], spec[1], 1, static_cast<std::int32_t>(tile.m),
+                                         static_cast<std::int32_t>(tile.n)};
+  const auto key = static_cast<std::uint64_t>(spec[0]) | static_cast<std::uint64_t>(spec[1]) << 1;
+  return cache.get(
+      key, [] { return std::string("dot_tensor_f16"); }, full);
+}
+
 }  // namespace
 
 const char* dot_kernel_name(DotKernel kernel) {
@@ -118,18 +139,32 @@ const char* dot_kernel_name(DotKernel kernel) {
       return "mid";
     case DotKernel::big:
       return "big";
+    case DotKernel::tensor:
+      return "tensor";
   }
   return "?";
 }
 
 std::optional<DotKernel> parse_dot_kernel(std::string_view name) {
-  for (DotKernel k : {DotKernel::tiled, DotKernel::mid, DotKernel::big})
+  for (DotKernel k : {DotKernel::tiled, DotKernel::mid, DotKernel::big, DotKernel::tensor})
     if (name == dot_kernel_name(k)) return k;
   return std::nullopt;
 }
 
+bool tensor_dot_possible(Precision precision, DType dtype) {
+  return precision == Precision::fast && dtype == DType::f16 && runtime().features().tensor_cores_f16;
+}
+
+// Whether the size rule may pick `tensor` at all. Off until the kernel has passed the test suite on a device with
+// tensor cores (none was lent the day it was written); until then only NXV_DOT_KERNEL=tensor runs it.
+constexpr bool kTensorByDefault = false;
+
+bool tensor_dot_default(Precision precision, DType dtype) {
+  return kTensorByDefault && tensor_dot_possible(precision, dtype);
+}
+
 DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
-                            std::int64_t k) {
+                            std::int64_t k, bool tensor_cores) {
   // Measured on the H200 (bench/RESULTS.md, `nxv-bench --gemm-only --dot-kernels tiled,mid,big`): f32 mid 29.8
   // TFLOP/s at 4096^3 against tiled 16.8 and big 2.2, mid 14.8 against tiled 9.5 at 1024^3; f64 1.1 for all three.
   // But there mid and big are not bit-identical to the reference (most elements 1 ulp off, f32 and f64): the
@@ -137,11 +172,13 @@ DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batch
   // fast's steps are fmas in every variant, so the choice changes speed only: mid where a 64 x 64 tile is filled
   // and the problem is large enough (>= 2^27 multiply-adds, 512^3) for its longer set-up per tile to pay; below,
   // tiled, which the fusion compiler can also give an epilogue (LeNet-sized dots).
-  // f16 and bf16 as f32 (their tiles are f32, their loads half the bytes); not measured on the H200 yet.
+  // bf16 as f32 (their tiles are f32, their loads half the bytes); f16 the same where the device has no tensor
+  // cores, else `tensor` at the same sizes.
   if (precision != Precision::fast || !is_float(dtype)) return DotKernel::tiled;
   const double work =
       static_cast<double>(batches) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  return m >= 64 && n >= 64 && work >= 0x1p27 ? DotKernel::mid : DotKernel::tiled;
+  if (m < 64 || n < 64 || work < 0x1p27) return DotKernel::tiled;
+  return tensor_cores && dtype == DType::f16 ? DotKernel::tensor : DotKernel::mid;
 }
 
 std::int64_t dot_k_splits(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
@@ -193,7 +230,10 @@ std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const
   p.n = extent(b.shape, p.free_b);
   const bool blocked_dtype = is_float(out.dtype);
   p.fast = at.precision == Precision::fast && is_float(out.dtype);
-  p.kernel = forced_dot_kernel().value_or(choose_dot_kernel(at.precision, out.dtype, p.batches, p.m, p.n, p.k));
+  const bool tensor = tensor_dot_possible(at.precision, out.dtype);
+  p.kernel = forced_dot_kernel().value_or(choose_dot_kernel(at.precision, out.dtype, p.batches, p.m, p.n, p.k,
+                                                            tensor_dot_default(at.precision, out.dtype)));
+  if (p.kernel == DotKernel::tensor && !tensor) p.kernel = DotKernel::mid;
   if (!blocked_dtype) p.kernel = DotKernel::tiled;
   p.splits = dot_k_splits(at.precision, out.dtype, p.batches, p.m, p.n, p.k);
   p.chunk = (p.k + p.splits - 1) / p.splits;
@@ -269,7 +309,9 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   DotLaunch l = launch_of(call, a, b, *p);
   // (The blocked shader decides vector loads itself from the strides.)
   const Pipeline* pipeline = p->kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, l.specialization)
-                                                           : blocked_pipeline(p->kernel, out.dtype, l.specialization);
+                             : p->kernel == DotKernel::tensor
+                                 ? tensor_pipeline(l.specialization)
+                                 : blocked_pipeline(p->kernel, out.dtype, l.specialization);
   if (p->splits == 1) {
     dispatch_dot(pipeline, l, result);
     return true;

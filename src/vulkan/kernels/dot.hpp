@@ -17,20 +17,29 @@ namespace nxv::vulkan::kernels {
 // mid, big: src/vulkan/kernels/dot_blocked.comp (the float dtypes; integers always run `tiled`): vector loads, register
 // double buffering, 64 x 64 tiles (mid) or 128 x 128 (big f32, f16, bf16) / 128 x 64 (big f64). f16 and bf16 load
 // 16 bits, tile and accumulate in f32 and round once.
-// Every variant computes the reference backend's accumulation order, in Precision::exact as a rounded product and
-// sum per step (lavapipe gives the same bits for all, the H200 does not for mid and big: dot.cpp), in
-// Precision::fast as one fma per step (the same bits for all variants on one device).
-enum class DotKernel { tiled, mid, big };
+// tensor: src/vulkan/kernels/dot_tensor.comp, f16 in Precision::fast only, on devices with tensor cores
+// (DeviceFeatures::tensor_cores_f16): 16x16x16 cooperative matrices accumulating in f32, 128 x 128 tiles
+// (NXV_TENSOR_TILE), each result rounded once to f16.
+// tiled, mid and big compute the reference backend's accumulation order, in Precision::exact as a rounded product
+// and sum per step (lavapipe gives the same bits for all, the H200 does not for mid and big: dot.cpp), in
+// Precision::fast as one fma per step (the same bits for all three on one device). tensor sums in the tensor
+// cores' order (its own bits, the same run after run; include/nxv/precision.hpp gives the bound).
+enum class DotKernel { tiled, mid, big, tensor };
 
 const char* dot_kernel_name(DotKernel kernel);
-// "tiled", "mid" or "big"; nullopt for anything else.
+// "tiled", "mid", "big" or "tensor"; nullopt for anything else.
 std::optional<DotKernel> parse_dot_kernel(std::string_view name);
 
 // The variant that dot runs for this problem when nothing forces one: in exact always `tiled` (mid and big are
-// faster on the H200 but not bit-identical to the reference there; see dot.cpp); in fast `mid` for large float
-// problems, else `tiled`.
+// faster on the H200 but not bit-identical to the reference there; see dot.cpp); in fast, for large float
+// problems, `tensor` for f16 when the device has tensor cores, else `mid`; `tiled` for the rest.
 DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
-                            std::int64_t k);
+                            std::int64_t k, bool tensor_cores = false);
+// Whether the `tensor` variant can run a dot of this mode and dtype on this device (f16, fast, tensor cores);
+// where it cannot, a forced `tensor` runs `mid`.
+bool tensor_dot_possible(Precision precision, DType dtype);
+// Whether the size rule takes `tensor` for such dots on this device, not only a forced one (dot.cpp says when).
+bool tensor_dot_default(Precision precision, DType dtype);
 
 // In fast, a float dot of one matrix product whose result fills few 64 x 64 tiles and whose K is long splits K into
 // this many chunks (1: no split): each chunk's product is one batch of the same kernel (fma steps over its part of
@@ -42,7 +51,8 @@ std::int64_t dot_k_splits(Precision precision, DType dtype, std::int64_t batches
                           std::int64_t k);
 
 // The variant every float dot runs regardless of size: the one set here (tests), else NXV_DOT_KERNEL (a
-// benchmarking knob: tiled | mid | big | auto; anything else is an nxv::Error at the first dot), else nullopt.
+// benchmarking knob: tiled | mid | big | tensor | auto; anything else is an nxv::Error at the first dot), else
+// nullopt.
 std::optional<DotKernel> forced_dot_kernel();
 // Forces a variant (nullopt: back to NXV_DOT_KERNEL / the size rule). Not for concurrent use with dot.
 void force_dot_kernel(std::optional<DotKernel> kernel);

@@ -92,6 +92,10 @@ foreach(t f16 bf16)
   nxv_shader(NAME dot_mid_${t} SOURCE dot_blocked.comp DEFINES ${a} RM=4u RN=4u TK=16u)
 endforeach()
 
+# f16 on tensor cores (VK_NV_cooperative_matrix; created only on devices that have them).
+nxv_type_defines(a A f16)
+nxv_shader(NAME dot_tensor_f16 SOURCE dot_tensor.comp DEFINES ${a})
+
 # cast: one variant per (source, destination) pair of distinct dtypes.
 foreach(from IN LISTS NXV_ALL_DTYPES)
   foreach(to IN LISTS NXV_ALL_DTYPES)

@@ -51,6 +51,7 @@ Recording::~Recording() {
   if (runtime_alive()) return;  // the members free the command buffer and its pool
   commands.release();
   pool.release();
+  if (descriptors) descriptors->release();
   g_leaked_recordings.fetch_add(1);
 }
 
@@ -65,8 +66,12 @@ BufferPtr Recording::reuse(std::size_t bytes) {
 int batch_max() { return batch_cap().load(std::memory_order_relaxed); }
 void set_batch_max(int dispatches) { batch_cap().store(std::max(0, dispatches), std::memory_order_relaxed); }
 
-CommandStream::CommandStream(const Context& context, std::uint32_t max_bindings, std::uint32_t push_constant_bytes)
-    : context_(context), max_bindings_(max_bindings), push_constant_bytes_(push_constant_bytes) {
+CommandStream::CommandStream(const Context& context, std::uint32_t max_bindings, std::uint32_t push_constant_bytes,
+                             vk::DescriptorSetLayout set_layout)
+    : context_(context),
+      max_bindings_(max_bindings),
+      push_constant_bytes_(push_constant_bytes),
+      set_layout_(set_layout) {
   pool_ = vk::raii::CommandPool(context.device,
                                 vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
                                                           .queueFamilyIndex = context.queue_family});
@@ -77,6 +82,8 @@ CommandStream::CommandStream(const Context& context, std::uint32_t max_bindings,
   for (std::size_t i = 0; i < kSlots; ++i) {
     slots_[i].commands = std::move(buffers[i]);
     slots_[i].fence = vk::raii::Fence(context.device, vk::FenceCreateInfo{});
+    if (!context.features.push_descriptors)
+      slots_[i].descriptors = std::make_unique<DescriptorArena>(context.device, set_layout, max_bindings);
   }
   const auto families = context.physical.getQueueFamilyProperties();
   if (profiling_requested() && families[context.queue_family].timestampValidBits > 0 &&
@@ -177,9 +184,20 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
     commands.bindPipeline(vk::PipelineBindPoint::eCompute, handle);
     bound_pipeline_ = handle;
   }
-  commands.pushDescriptorSetKHR(
-      vk::PipelineBindPoint::eCompute, pipeline.layout, 0,
-      vk::ArrayProxy<const vk::WriteDescriptorSet>(static_cast<std::uint32_t>(bindings.size()), writes.data()));
+  const vk::ArrayProxy<const vk::WriteDescriptorSet> written(static_cast<std::uint32_t>(bindings.size()),
+                                                             writes.data());
+  if (context_.features.push_descriptors) {
+    commands.pushDescriptorSetKHR(vk::PipelineBindPoint::eCompute, pipeline.layout, 0, written);
+  } else {
+    // A set from the batch's arena (reset when its fence signals) or the recording's (which lives as long).
+    if (capture_ && !capture_->descriptors)
+      capture_->descriptors = std::make_unique<DescriptorArena>(context_.device, set_layout_, max_bindings_);
+    DescriptorArena& arena = capture_ ? *capture_->descriptors : *slots_[current_].descriptors;
+    const vk::DescriptorSet set = arena.allocate();
+    for (std::size_t i = 0; i < bindings.size(); ++i) writes[i].dstSet = set;
+    context_.device.updateDescriptorSets(written, {});
+    commands.bindDescriptorSets(vk::PipelineBindPoint::eCompute, pipeline.layout, 0, set, {});
+  }
   if (!push.empty())
     commands.pushConstants<std::byte>(
         pipeline.layout, vk::ShaderStageFlagBits::eCompute, 0,
@@ -311,6 +329,7 @@ void CommandStream::retire(Slot& slot) {
   context_.device.resetFences(*slot.fence);
   if (!slot.profiled.empty()) read_profile(slot, static_cast<std::size_t>(&slot - slots_.data()));
   slot.references.clear();  // buffers the program already dropped return to the cache here
+  if (slot.descriptors) slot.descriptors->reset();
   slot.recordings.clear();
   slot.in_flight = false;
   completed_serial_ = std::max(completed_serial_, slot.serial);

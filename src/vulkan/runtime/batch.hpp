@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "vulkan/runtime/context.hpp"
+#include "vulkan/runtime/descriptors.hpp"
 #include "vulkan/runtime/memory.hpp"
 #include "vulkan/runtime/pipelines.hpp"
 
@@ -48,6 +49,7 @@ struct Recording {
   vk::raii::CommandBuffer commands{nullptr};
   std::vector<BufferPtr> references;                 // buffers it uses that it did not allocate
   std::vector<std::shared_ptr<DeviceBuffer>> owned;  // buffers allocated while capturing (its memory pool)
+  std::unique_ptr<DescriptorArena> descriptors;      // its dispatches' sets, without push descriptors
   std::uint32_t dispatches = 0, barriers = 0;
   std::uint64_t allocations = 0, requested_bytes = 0;  // allocation requests while capturing (reuses included)
   bool spoiled = false;
@@ -55,7 +57,9 @@ struct Recording {
 
 class CommandStream {
  public:
-  CommandStream(const Context& context, std::uint32_t max_bindings, std::uint32_t push_constant_bytes);
+  // `set_layout`: the pipelines' set layout, for descriptor sets where the device has no push descriptors.
+  CommandStream(const Context& context, std::uint32_t max_bindings, std::uint32_t push_constant_bytes,
+                vk::DescriptorSetLayout set_layout);
   ~CommandStream();  // waits for every submitted batch
   CommandStream(const CommandStream&) = delete;
   CommandStream& operator=(const CommandStream&) = delete;
@@ -95,6 +99,7 @@ class CommandStream {
     std::vector<BufferPtr> references;
     std::vector<std::shared_ptr<Recording>> recordings;  // executed in this batch
     std::vector<const Pipeline*> profiled;               // the dispatches whose timestamps this slot's queries hold
+    std::unique_ptr<DescriptorArena> descriptors;        // without push descriptors: the batch's sets
     std::uint64_t serial = 0;
     bool in_flight = false;
   };
@@ -109,6 +114,7 @@ class CommandStream {
 
   const Context& context_;
   std::uint32_t max_bindings_, push_constant_bytes_;
+  vk::DescriptorSetLayout set_layout_;
   vk::raii::CommandPool pool_{nullptr};
   std::array<Slot, kSlots> slots_;
   std::size_t current_ = 0;  // the slot being recorded into

@@ -120,7 +120,7 @@ Context::Context() : instance(create_instance()) {
   const auto& has11 = available.get<vk::PhysicalDeviceVulkan11Features>();
   const auto& has12 = available.get<vk::PhysicalDeviceVulkan12Features>();
   vk::StructureChain<vk::DeviceCreateInfo, vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
-                     vk::PhysicalDeviceVulkan12Features>
+                     vk::PhysicalDeviceVulkan12Features, vk::PhysicalDeviceCooperativeMatrixFeaturesNV>
       chain;
   auto& want10 = chain.get<vk::PhysicalDeviceFeatures2>().features;
   want10.shaderFloat64 = VK_TRUE;
@@ -134,18 +134,26 @@ Context::Context() : instance(create_instance()) {
   want12.storageBuffer8BitAccess = VK_TRUE;
   want12.uniformAndStorageBuffer8BitAccess = has12.uniformAndStorageBuffer8BitAccess;
   want12.shaderFloat16 = has12.shaderFloat16;
+  // Tensor cores (describe_device checked the shape, f16, the memory model and 32-wide subgroups).
+  const bool tensor_cores = description.cooperative_matrix_f16;
+  want12.vulkanMemoryModel = tensor_cores;
+  chain.get<vk::PhysicalDeviceCooperativeMatrixFeaturesNV>().cooperativeMatrix = tensor_cores;
+  if (!tensor_cores) chain.unlink<vk::PhysicalDeviceCooperativeMatrixFeaturesNV>();
 
   const float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_info{
       .queueFamilyIndex = queue_family, .queueCount = 1, .pQueuePriorities = &priority};
-  // Every binding is pushed with vkCmdPushDescriptorSetKHR, so there is no descriptor pool that could grow
-  // (or run dry) with the number of dispatches.
-  const char* extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  // Where the device has push descriptors (and NXV_DEVICE_MASK does not hide them), every binding is pushed with
+  // vkCmdPushDescriptorSetKHR; elsewhere descriptor sets come from arenas recycled per batch (descriptors.hpp).
+  const bool push_descriptors = description.push_descriptors;
+  std::vector<const char*> extensions;
+  if (push_descriptors) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (tensor_cores) extensions.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
   auto& info = chain.get<vk::DeviceCreateInfo>();
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue_info;
-  info.enabledExtensionCount = 1;
-  info.ppEnabledExtensionNames = extensions;
+  info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
   try {
     device = vk::raii::Device(physical, info);
   } catch (const vk::SystemError& e) {
@@ -153,10 +161,12 @@ Context::Context() : instance(create_instance()) {
   }
   queue = vk::raii::Queue(device, queue_family, 0);
 
-  const auto properties =
-      physical.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDevicePushDescriptorPropertiesKHR>();
-  limits = properties.get<vk::PhysicalDeviceProperties2>().properties.limits;
-  max_push_descriptors = properties.get<vk::PhysicalDevicePushDescriptorPropertiesKHR>().maxPushDescriptors;
+  limits = physical.getProperties().limits;
+  if (push_descriptors)  // (the extension's properties may be asked for only where the device has it)
+    max_push_descriptors =
+        physical.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDevicePushDescriptorPropertiesKHR>()
+            .get<vk::PhysicalDevicePushDescriptorPropertiesKHR>()
+            .maxPushDescriptors;
   memory = physical.getMemoryProperties();
   features.float64 = features.int64 = features.int8_arithmetic = features.storage8 = true;  // required
   features.subgroup_size = description.subgroup_size;
@@ -167,7 +177,10 @@ Context::Context() : instance(create_instance()) {
     features.max_buffer_bytes = std::min<std::uint64_t>(features.max_buffer_bytes, description.max_allocation_size);
   features.max_buffer_bytes = features.max_buffer_bytes / 4 * 4;
   features.max_push_constants = std::min<std::uint32_t>(limits.maxPushConstantsSize, 128);
-  features.max_bindings = std::min({kMaxBindings, max_push_descriptors, limits.maxPerStageDescriptorStorageBuffers});
+  features.push_descriptors = push_descriptors;
+  features.max_bindings = std::min({kMaxBindings, push_descriptors ? max_push_descriptors : kMaxBindings,
+                                    limits.maxPerStageDescriptorStorageBuffers, limits.maxDescriptorSetStorageBuffers});
+  features.tensor_cores_f16 = tensor_cores;
 }
 
 }  // namespace nxv::vulkan

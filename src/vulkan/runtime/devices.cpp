@@ -13,6 +13,22 @@
 namespace nxv::vulkan {
 namespace {
 
+// NXV_DEVICE_MASK's features, checked: an unknown name is an nxv::Error naming the ones there are.
+std::vector<std::string> masked_features() {
+  static const std::vector<std::string> features = [] {
+    std::vector<std::string> out;
+    std::stringstream list(settings::value(settings::Id::DEVICE_MASK));
+    for (std::string f; std::getline(list, f, ',');) {
+      if (f.empty()) continue;
+      if (f != "push-descriptors")
+        detail::fail("NXV_DEVICE_MASK: unknown device feature '", f, "' (the features it can hide: push-descriptors)");
+      out.push_back(f);
+    }
+    return out;
+  }();
+  return features;
+}
+
 const char* type_name(vk::PhysicalDeviceType type) {
   switch (type) {
     case vk::PhysicalDeviceType::eDiscreteGpu:
@@ -32,6 +48,21 @@ std::string version_string(std::uint32_t v) {
   std::ostringstream s;
   s << VK_API_VERSION_MAJOR(v) << '.' << VK_API_VERSION_MINOR(v) << '.' << VK_API_VERSION_PATCH(v);
   return s.str();
+}
+
+// Whether VK_NV_cooperative_matrix offers the shape dot_tensor.comp is written for: A and B 16x16 f16, C and D
+// 16x16 f32, one subgroup.
+bool has_f16_tensor_shape(const vk::raii::PhysicalDevice& device) {
+  if (device.getDispatcher()->vkGetPhysicalDeviceCooperativeMatrixPropertiesNV == nullptr) return false;
+  try {
+    for (const auto& p : device.getCooperativeMatrixPropertiesNV())
+      if (p.MSize == 16 && p.NSize == 16 && p.KSize == 16 && p.AType == vk::ComponentTypeNV::eFloat16 &&
+          p.BType == vk::ComponentTypeNV::eFloat16 && p.CType == vk::ComponentTypeNV::eFloat32 &&
+          p.DType == vk::ComponentTypeNV::eFloat32 && p.scope == vk::ScopeNV::eSubgroup)
+        return true;
+  } catch (const std::exception&) {  // the loader lacks the query: no tensor cores, not an unusable device
+  }
+  return false;
 }
 
 // Fills what only Vulkan 1.2 devices can report (the 1.1/1.2 property and feature structs).
@@ -59,6 +90,8 @@ void describe_vulkan12(const vk::raii::PhysicalDevice& device, DeviceDescription
   d.float16 = f12.shaderFloat16;
   d.int8 = f12.shaderInt8;
   d.storage8 = f12.storageBuffer8BitAccess;
+  d.cooperative_matrix_f16 = d.cooperative_matrix_f16 && f12.vulkanMemoryModel && d.float16 && d.storage16 &&
+                             d.subgroup_size == 32 && has_f16_tensor_shape(device);
 }
 
 std::string lower(std::string s) {
@@ -122,14 +155,25 @@ DeviceDescription describe_device(const vk::raii::PhysicalDevice& device, int in
     d.heap_sizes.push_back(memory.memoryHeaps[h].size);
     d.heap_device_local.push_back(bool(memory.memoryHeaps[h].flags & vk::MemoryHeapFlagBits::eDeviceLocal));
   }
-  for (const auto& e : device.enumerateDeviceExtensionProperties())
+  for (const auto& e : device.enumerateDeviceExtensionProperties()) {
     if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0) d.push_descriptors = true;
+    // Narrowed to the shape and features the tensor kernel needs by describe_vulkan12.
+    if (std::strcmp(e.extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) d.cooperative_matrix_f16 = true;
+  }
+  // NXV_DEVICE_MASK: features reported (and so used) as absent.
+  for (const std::string& feature : masked_features()) {
+    if (feature == "push-descriptors") d.push_descriptors = false;
+    d.masked += (d.masked.empty() ? "" : ",") + feature;
+  }
   bool compute_queue = false;
   for (const auto& family : device.getQueueFamilyProperties())
     if (family.queueFlags & vk::QueueFlagBits::eCompute) compute_queue = true;
 
   const bool vulkan12 = props.apiVersion >= VK_API_VERSION_1_2;
-  if (vulkan12) describe_vulkan12(device, d);
+  if (vulkan12)
+    describe_vulkan12(device, d);
+  else
+    d.cooperative_matrix_f16 = false;
 
   std::vector<std::string> missing;
   if (!vulkan12) missing.push_back("needs Vulkan 1.2, has " + version_string(props.apiVersion));
@@ -139,7 +183,6 @@ DeviceDescription describe_device(const vk::raii::PhysicalDevice& device, int in
   if (vulkan12 && !d.storage8) missing.push_back("no storageBuffer8BitAccess");
   if (vulkan12 && !d.int16) missing.push_back("no shaderInt16");
   if (vulkan12 && !d.storage16) missing.push_back("no storageBuffer16BitAccess");
-  if (!d.push_descriptors) missing.push_back("no " VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (!compute_queue) missing.push_back("no compute queue");
   d.usable = missing.empty();
   for (std::size_t i = 0; i < missing.size(); ++i) d.unusable_reason += (i ? ", " : "") + missing[i];
@@ -158,11 +201,12 @@ int pick_from(const std::vector<DeviceDescription>& devices, std::string* reason
       }
   detail::fail(
       "vulkan: no usable Vulkan device (nx_vulkan needs Vulkan 1.2, shaderFloat64, shaderInt64, shaderInt8, "
-      "storageBuffer8BitAccess, shaderInt16, storageBuffer16BitAccess, VK_KHR_push_descriptor and a compute queue):",
+      "storageBuffer8BitAccess, shaderInt16, storageBuffer16BitAccess and a compute queue):",
       device_list(devices));
 }
 
 std::vector<DeviceDescription> list_devices() {
+  masked_features();  // a malformed NXV_DEVICE_MASK is the user's error to see, not "no device"
   try {
     const auto instance = create_instance();
     vk::raii::PhysicalDevices devices(instance->instance);

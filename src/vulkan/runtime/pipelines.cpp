@@ -87,7 +87,9 @@ PipelineCache::PipelineCache(const Context& context, std::span<const std::byte> 
                                                  .stageFlags = vk::ShaderStageFlagBits::eCompute};
   set_layout_ = vk::raii::DescriptorSetLayout(
       context.device,
-      vk::DescriptorSetLayoutCreateInfo{.flags = vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR,
+      vk::DescriptorSetLayoutCreateInfo{.flags = context.features.push_descriptors
+                                                     ? vk::DescriptorSetLayoutCreateFlagBits::ePushDescriptorKHR
+                                                     : vk::DescriptorSetLayoutCreateFlags{},
                                         .bindingCount = max_bindings_,
                                         .pBindings = bindings.data()});
   const vk::PushConstantRange push{

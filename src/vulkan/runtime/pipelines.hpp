@@ -1,6 +1,6 @@
 // Compute pipelines: one shader module per embedded shader, one pipeline per (shader, specialization constants),
-// all sharing one pipeline layout: a push-descriptor set of storage buffers (binding 0..max_bindings-1) and one
-// push-constant range.
+// all sharing one pipeline layout: a set of storage buffers (binding 0..max_bindings-1; a push-descriptor set where
+// the device has them) and one push-constant range.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -38,6 +38,7 @@ class PipelineCache {
   std::unique_ptr<Pipeline> create(std::string_view shader, std::span<const std::int32_t> specialization) const;
   const Pipeline* insert(std::unique_ptr<Pipeline> pipeline, std::span<const std::int32_t> specialization);
   std::uint32_t max_bindings() const { return max_bindings_; }
+  vk::DescriptorSetLayout set_layout() const { return *set_layout_; }
   const Context& context() const { return context_; }
   std::uint32_t push_constant_bytes() const { return push_constant_bytes_; }
   // The VkPipelineCache contents, for the on-disk cache.

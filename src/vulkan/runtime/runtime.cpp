@@ -50,7 +50,7 @@ class RuntimeImpl final : public Runtime {
                                                options.simulated_memory_limit)),
         stored_pipelines_(load_pipeline_cache(*context_)),
         pipelines_(*context_, stored_pipelines_.data),
-        stream_(*context_, pipelines_.max_bindings(), pipelines_.push_constant_bytes()) {
+        stream_(*context_, pipelines_.max_bindings(), pipelines_.push_constant_bytes(), pipelines_.set_layout()) {
     loaded_pipeline_cache_bytes_ = stored_pipelines_.data.size();
     stored_pipelines_.data = {};
   }

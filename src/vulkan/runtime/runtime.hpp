@@ -63,6 +63,10 @@ struct DeviceFeatures {
   // Storage buffers one dispatch may bind: the shared layout's size, kMaxBindings capped by the device's push
   // descriptors and per-stage storage buffers. The fusion compiler plans kernels within it.
   std::uint32_t max_bindings = 16;
+  // Bindings are pushed (VK_KHR_push_descriptor); else they go through descriptor sets (descriptors.hpp).
+  bool push_descriptors = true;
+  // VK_NV_cooperative_matrix is enabled with the 16x16x16 f16 -> f32 shape (DeviceDescription::cooperative_matrix_f16).
+  bool tensor_cores_f16 = false;
 };
 
 class Runtime {

@@ -1,9 +1,11 @@
 // Precision::fast for dot (include/nxv/precision.hpp) on the Vulkan backend: every result within the stated bound
 // gamma(K) * sum_k |a_k b_k| of the exact value (computed here in double, with an error-free product and sum for
 // f64), for every orientation, batches, edge sizes (1, 15, 16, 17, 63, 64, 65, primes, K = 0) and each kernel
-// variant; inf and NaN where the exact mode has them; the same bits run after run and from every variant; fused
-// (jit) = eager within the mode; long contractions with few output tiles split K into chunks (dot_k_splits), every
-// variant alike. The exact mode's bit-for-bit parity is dot_test.cpp's and the parity suites'.
+// variant; inf and NaN where the exact mode has them; the same bits run after run and from every variant that
+// sums in k order (the tensor-core variant sums in the hardware's order: the same bits run after run, its own
+// bound); fused (jit) = eager within the mode; long contractions with few output tiles split K into chunks
+// (dot_k_splits), every variant alike. The exact mode's bit-for-bit parity is dot_test.cpp's and the parity
+// suites'. On a device without tensor cores a forced `tensor` runs `mid`.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -108,12 +110,13 @@ double accurate_dot(const std::vector<double>& a, const std::vector<double>& b, 
 }
 
 // Every element of `got` (the problem's result, fast) within gamma(K) * sum|a_k b_k| of the exact value; f16 and bf16
-// accumulate in f32 (gamma of f32) and round once: plus their unit roundoff of the f32 result, and half their
-// smallest subnormal where the result underflows.
+// accumulate in f32 (gamma of f32; of 2^-22 for f16 on tensor cores, whose alignment truncates) and round once:
+// plus their unit roundoff of the f32 result, and half their smallest subnormal where the result underflows.
 void expect_within_bound(const Problem& p, DType t, const Operands& o, const Tensor& got, const std::string& what) {
   ASSERT_EQ(got.dtype(), t) << what;
   const std::vector<double> values = as_type(got.to_host(), DType::f64).to_vector<double>();
-  const double u = t == DType::f64 ? 0x1p-53 : 0x1p-24;
+  const bool tensor_cores = kernels::tensor_dot_possible(Precision::fast, t);
+  const double u = t == DType::f64 ? 0x1p-53 : tensor_cores ? 0x1p-22 : 0x1p-24;
   const double rounding = t == DType::f16 ? 0x1p-11 : t == DType::bf16 ? 0x1p-8 : 0;
   const double underflow = t == DType::f16 ? 0x1p-25 : t == DType::bf16 ? 0x1p-134 : 0;
   const double gamma = static_cast<double>(p.k) * u / (1.0 - static_cast<double>(p.k) * u);
@@ -157,8 +160,9 @@ std::vector<Problem> edge_problems() {
 
 TEST(VulkanDotFast, EveryVariantIsWithinTheBoundOnEveryOrientationAndEdgeSize) {
   NXV_REQUIRE_VULKAN();
-  for (const std::optional<DotKernel> variant : {std::optional<DotKernel>(), std::optional(DotKernel::tiled),
-                                                 std::optional(DotKernel::mid), std::optional(DotKernel::big)}) {
+  for (const std::optional<DotKernel> variant :
+       {std::optional<DotKernel>(), std::optional(DotKernel::tiled), std::optional(DotKernel::mid),
+        std::optional(DotKernel::big), std::optional(DotKernel::tensor)}) {
     const ForcedDotKernel forced(variant);
     const std::string name_of_variant = variant ? kernels::dot_kernel_name(*variant) : "auto";
     for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16}) {
@@ -175,21 +179,37 @@ TEST(VulkanDotFast, EveryVariantIsWithinTheBoundOnEveryOrientationAndEdgeSize) {
 TEST(VulkanDotFast, TheSameBitsRunAfterRunAndFromEveryVariant) {
   NXV_REQUIRE_VULKAN();
   for (DType t : {DType::f32, DType::f64, DType::f16, DType::bf16}) {
-    // 512^3 is where the size rule takes `mid` in fast; 131 x 67 x 129 leaves partial tiles and slabs.
-    // 64 x 4099 x 64 splits K in 17 chunks.
+    // 512^3 is where the size rule takes `mid` (or, for f16 on tensor cores, `tensor`) in fast; 131 x 67 x 129
+    // leaves partial tiles and slabs; 64 x 4099 x 64 splits K in 17 chunks; 2 x 200 x 300 x 136 is a batch of
+    // partial tensor tiles.
     for (const Problem& p : {Problem{0, 512, 512, 512, false, false}, Problem{0, 131, 67, 129, true, false},
-                             Problem{0, 64, 4099, 64, false, false}}) {
+                             Problem{0, 64, 4099, 64, false, false}, Problem{2, 200, 300, 136, true, true}}) {
       const Operands o = operands_of(p, t, 7);
       const Tensor a = o.ta.to(vulkan::backend()), b = o.tb.to(vulkan::backend());
-      const Tensor first = dot_of(p, a, b, Precision::fast).to_host();
       const std::string what = std::string(name(t)) + " " + p.text();
-      EXPECT_EQ(testing::compare_exact(first, dot_of(p, a, b, Precision::fast).to_host()), "") << what;
+      const Tensor automatic = dot_of(p, a, b, Precision::fast).to_host();
+      EXPECT_EQ(testing::compare_exact(automatic, dot_of(p, a, b, Precision::fast).to_host()), "") << what;
+      expect_within_bound(p, t, o, automatic, "fast dot " + what);
+      const bool automatic_is_tensor =
+          kernels::tensor_dot_default(Precision::fast, t) &&
+          kernels::choose_dot_kernel(Precision::fast, t, std::max<std::int64_t>(p.batch, 1), p.m, p.n, p.k, true) ==
+              DotKernel::tensor;
+      Tensor k_order;  // the variants that sum in k order agree with each other
       for (DotKernel k : {DotKernel::tiled, DotKernel::mid, DotKernel::big}) {
         const ForcedDotKernel forced(k);
-        EXPECT_EQ(testing::compare_exact(first, dot_of(p, a, b, Precision::fast).to_host()), "")
-            << what << ": " << kernels::dot_kernel_name(k) << " differs from the size rule's variant";
+        const Tensor got = dot_of(p, a, b, Precision::fast).to_host();
+        if (!k_order.defined()) k_order = got;
+        EXPECT_EQ(testing::compare_exact(k_order, got), "")
+            << what << ": " << kernels::dot_kernel_name(k) << " differs from tiled";
       }
-      expect_within_bound(p, t, o, first, "fast dot " + what);
+      if (!automatic_is_tensor)
+        EXPECT_EQ(testing::compare_exact(k_order, automatic), "") << what << ": the size rule's variant differs";
+      const ForcedDotKernel forced(DotKernel::tensor);
+      const Tensor tensor = dot_of(p, a, b, Precision::fast).to_host();
+      EXPECT_EQ(testing::compare_exact(tensor, dot_of(p, a, b, Precision::fast).to_host()), "")
+          << what << ": tensor twice";
+      if (automatic_is_tensor) EXPECT_EQ(testing::compare_exact(tensor, automatic), "") << what;
+      expect_within_bound(p, t, o, tensor, "fast dot tensor " + what);
     }
   }
 }
@@ -209,8 +229,9 @@ int value_class(double x) { return std::isnan(x) ? 0 : std::isinf(x) ? (x > 0 ? 
 
 TEST(VulkanDotFast, InfinitiesAndNaNsComeOutWhereTheExactModeHasThem) {
   NXV_REQUIRE_VULKAN();
-  for (DType t : {DType::f32, DType::f64})
-    for (const std::optional<DotKernel> variant : {std::optional<DotKernel>(), std::optional(DotKernel::mid)}) {
+  for (DType t : {DType::f32, DType::f64, DType::f16})
+    for (const std::optional<DotKernel> variant :
+         {std::optional<DotKernel>(), std::optional(DotKernel::mid), std::optional(DotKernel::tensor)}) {
       const ForcedDotKernel forced(variant);
       // A device that flushes f32 denormals computes inf * denormal as inf * 0 = NaN: compare on flushed inputs, as
       // the exact mode's parity harness does (support/kernels.hpp).
@@ -375,6 +396,16 @@ TEST(VulkanDotFast, TheSizeRuleTakesTheBlockedKernelOnlyForLargeFloatProblemsInF
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f16, 1, 32, 784, 128), DotKernel::tiled);
   for (DType t : {DType::f32, DType::f64, DType::f16})
     EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, t, 1, 4096, 4096, 4096), DotKernel::tiled);
+  // With tensor cores: f16 only, in fast, at the sizes `mid` would take.
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f16, 1, 4096, 4096, 4096, true), DotKernel::tensor);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f16, 1, 4096, 4096, 4096, false), DotKernel::mid);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f16, 1, 32, 784, 128, true), DotKernel::tiled);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::bf16, 1, 4096, 4096, 4096, true), DotKernel::mid);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 1, 4096, 4096, 4096, true), DotKernel::mid);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, DType::f16, 1, 4096, 4096, 4096, true), DotKernel::tiled);
+  // Exact never runs on tensor cores, wherever it runs.
+  EXPECT_FALSE(kernels::tensor_dot_possible(Precision::exact, DType::f16));
+  EXPECT_FALSE(kernels::tensor_dot_possible(Precision::fast, DType::bf16));
 }
 
 TEST(VulkanDotFast, TheSplitRuleSplitsLongContractionsOfFewTilesOnlyInFast) {
