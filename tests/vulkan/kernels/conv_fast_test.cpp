@@ -13,6 +13,7 @@
 #include "nxv/conv.hpp"
 #include "nxv/defn.hpp"
 #include "nxv/grad.hpp"
+#include "support/conv_split.hpp"
 #include "support/kernels.hpp"
 #include "vulkan/kernels/kernels.hpp"
 
@@ -21,14 +22,6 @@ namespace {
 
 using kernels::ConvSplit;
 using nxv::testing::test_uniform;
-
-class SplitPolicy {
- public:
-  explicit SplitPolicy(ConvSplit p) { kernels::set_conv_split(p); }
-  ~SplitPolicy() { kernels::set_conv_split(ConvSplit::automatic); }
-  SplitPolicy(const SplitPolicy&) = delete;
-  SplitPolicy& operator=(const SplitPolicy&) = delete;
-};
 
 struct Case {
   std::string name;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "nxv/conv.hpp"
+#include "support/conv_split.hpp"
 #include "support/kernels.hpp"
 #include "vulkan/kernels/kernels.hpp"
 
@@ -15,14 +16,6 @@ namespace {
 
 using kernels::ConvSplit;
 using nxv::testing::test_uniform;
-
-class SplitPolicy {
- public:
-  explicit SplitPolicy(ConvSplit p) { kernels::set_conv_split(p); }
-  ~SplitPolicy() { kernels::set_conv_split(ConvSplit::automatic); }
-  SplitPolicy(const SplitPolicy&) = delete;
-  SplitPolicy& operator=(const SplitPolicy&) = delete;
-};
 
 ConvAttrs conv_attrs(int spatial, std::int64_t pad = 0) {
   const Shape ones = Shape::filled(spatial, 1), pads = Shape::filled(spatial, pad);
