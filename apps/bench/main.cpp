@@ -62,7 +62,7 @@ A value follows its flag as the next argument or after '=' (--suite=mcmc); each 
   --elements LIST         kernels: elementwise sizes (default 67108864,268435456)
   --gemm LIST             kernels: square GEMM sizes (default 1024,4096,8192)
   --gemm-only             kernels: only the GEMM rows (no other kernels, no PyTorch)
-  --dot-kernels LIST      kernels: one GEMM arm per listed dot variant (tiled, mid, big), alternated in one run
+  --dot-kernels LIST      kernels: one GEMM arm per listed dot variant (tiled, mid, big, tensor), alternated in one run
   --precisions LIST       kernels: GEMM arms per dot precision (default exact,fast; include/nxv/precision.hpp)
   --mcmc-runs LIST        mcmc: only these of the full set's runs (k8.n200.c1024, k100.n10000.c1024, k8.n200.c16,
                             k8.n200.c65536; a case id alone runs HMC and NUTS, ID.hmc or ID.nuts one of them)

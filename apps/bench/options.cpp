@@ -118,7 +118,7 @@ Command from_flags(std::map<std::string, std::string> v) {
   o.gemm_only = v.count("--gemm-only") > 0;
   if (v.count("--dot-kernels")) {
     o.dot_kernels = split_list(v["--dot-kernels"]);
-    check_members("--dot-kernels", o.dot_kernels, {"tiled", "mid", "big"});
+    check_members("--dot-kernels", o.dot_kernels, {"tiled", "mid", "big", "tensor"});
   }
   if (v.count("--precisions")) {
     o.precisions = split_list(v["--precisions"]);

@@ -196,32 +196,41 @@ void bandwidth(Context& c) {
 
 // The f32 and f64 multiply-add peaks as shaders reach them (src/vulkan/kernels/probes/fma_peak.comp: chains of fmas
 // in registers), in TFLOP/s: what a GEMM row is a fraction of (its roofline position, next to the vendor's peak).
+// Also each step written as the dot kernels write theirs: a `precise` fma (fast) and a `precise` product and sum
+// (exact), to see what those decorations cost.
 void fma_peaks(Context& c) {
   const std::uint32_t groups = c.o.smoke ? 16 : 8192;  // of 256 invocations
   const std::int32_t iterations = c.o.smoke ? 16 : 2048;
   vulkan::Runtime& rt = vulkan::runtime();
   std::vector<Arm> arms;
+  std::vector<std::string> ids, whats;
   std::vector<vulkan::BufferPtr> outputs;
-  outputs.reserve(2);  // the arms keep pointers to them
-  for (const std::string dt : {"f32", "f64"}) {
-    const std::array<std::int32_t, 1> spec{iterations};
-    const vulkan::Pipeline* pipeline = rt.pipeline("fma_peak_" + dt, spec);
-    outputs.push_back(rt.allocate(std::size_t{groups} * 256 * 8));
-    const vulkan::BufferPtr* out = &outputs.back();
-    arms.push_back({dt, [&rt, pipeline, out, groups] {
-                      const float push[2] = {0.999f, 1e-3f};
-                      return time_seconds([&] {
-                        rt.dispatch(pipeline, {{out, true}}, std::as_bytes(std::span(push)), groups);
-                        rt.flush();
-                      });
-                    }});
-  }
+  outputs.reserve(6);  // the arms keep pointers to them
+  for (const std::string dt : {"f32", "f64"})
+    for (const std::string step : {"", "precise_fma", "precise_mul_add"}) {
+      const std::array<std::int32_t, 1> spec{iterations};
+      const std::string shader = "fma_peak_" + (step.empty() ? "" : step + "_") + dt;
+      const vulkan::Pipeline* pipeline = rt.pipeline(shader, spec);
+      outputs.push_back(rt.allocate(std::size_t{groups} * 256 * 8));
+      const vulkan::BufferPtr* out = &outputs.back();
+      arms.push_back({dt + (step.empty() ? "" : " " + step), [&rt, pipeline, out, groups] {
+                        const float push[2] = {0.999f, 1e-3f};
+                        return time_seconds([&] {
+                          rt.dispatch(pipeline, {{out, true}}, std::as_bytes(std::span(push)), groups);
+                          rt.flush();
+                        });
+                      }});
+      ids.push_back("kernels.fma_peak." + dt + (step.empty() ? "" : "." + step));
+      whats.push_back(dt + " multiply-add peak of shaders" +
+                      (step == "precise_fma"       ? ", each step a precise fma (fast's)"
+                       : step == "precise_mul_add" ? ", each step a precise product and sum (exact's)"
+                                                   : ""));
+    }
   const std::vector<Stats> s = alternate(arms, c.o.repeat, c.o.warmup_ms);
   const double tflop = 2.0 * 8 * iterations * 256.0 * groups / 1e12;
   for (std::size_t i = 0; i < arms.size(); ++i)
-    c.report.rows.push_back(Row{"kernels.fma_peak." + arms[i].name, arms[i].name + " multiply-add peak of shaders",
-                                "TFLOP/s", rate_in("fma chains " + arms[i].name, s[i], tflop), std::nullopt, "",
-                                std::nullopt, ""});
+    c.report.rows.push_back(Row{ids[i], whats[i], "TFLOP/s", rate_in("fma chains " + arms[i].name, s[i], tflop),
+                                std::nullopt, "", std::nullopt, ""});
 }
 
 // Square f32, f64, bf16 and f16 GEMM (nxv::dot) in TFLOP/s. bf16 runs the portable kernels (f32 tiles and

@@ -77,17 +77,21 @@ struct Tile {
   std::int64_t m, n;
 };
 
-// NXV_TENSOR_TILE, the tensor kernel's M x N tile (its specialization constants 3 and 4).
-Tile tensor_tile() {
-  static const Tile tile = [] {
-    const std::string v = settings::value(settings::Id::TENSOR_TILE);
-    return v == "128x256" ? Tile{128, 256} : v == "256x128" ? Tile{256, 128} : Tile{128, 128};
-  }();
-  return tile;
+// The tensor kernel's M x N tile (its specialization constants 3 and 4): NXV_TENSOR_TILE where set, else by size.
+// On the H100 (bench/RESULTS.md) 128x256 ran f16 GEMM at 109 TFLOP/s at 4096^3 and 135 at 8192^3 against 93 and
+// 107 for 128x128; it has half as many workgroups, so a problem of fewer than 256 of its tiles (below ~2900^2) keeps
+// 128x128 to fill the device's multiprocessors.
+Tile tensor_tile(std::int64_t batches, std::int64_t m, std::int64_t n) {
+  static const std::string forced_tile = settings::value(settings::Id::TENSOR_TILE);
+  if (forced_tile == "128x256") return {128, 256};
+  if (forced_tile == "256x128") return {256, 128};
+  if (forced_tile == "128x128") return {128, 128};
+  const std::int64_t wide_tiles = batches * ((m + 127) / 128) * ((n + 255) / 256);
+  return wide_tiles >= 256 ? Tile{128, 256} : Tile{128, 128};
 }
 
-Tile tile_of(DotKernel kernel, DType dtype) {
-  if (kernel == DotKernel::tensor) return tensor_tile();
+Tile tile_of(DotKernel kernel, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n) {
+  if (kernel == DotKernel::tensor) return tensor_tile(batches, m, n);
   if (kernel != DotKernel::big) return {64, 64};
   return dtype == DType::f64 ? Tile{128, 64} : Tile{128, 128};
 }
@@ -119,12 +123,12 @@ const Pipeline* blocked_pipeline(DotKernel kernel, DType dtype, std::span<const 
       key, [&] { return std::string("dot_") + dot_kernel_name(kernel) + "_" + variant_name(dtype); }, spec);
 }
 
-const Pipeline* tensor_pipeline(std::span<const std::int32_t, 3> spec) {
+const Pipeline* tensor_pipeline(std::span<const std::int32_t, 3> spec, Tile tile) {
   static PipelineCache cache;
-  const Tile tile = tensor_tile();
   const std::array<std::int32_t, 5> full{spec[0], spec[1], 1, static_cast<std::int32_t>(tile.m),
                                          static_cast<std::int32_t>(tile.n)};
-  const auto key = static_cast<std::uint64_t>(spec[0]) | static_cast<std::uint64_t>(spec[1]) << 1;
+  const auto key = static_cast<std::uint64_t>(spec[0]) | static_cast<std::uint64_t>(spec[1]) << 1 |
+                   static_cast<std::uint64_t>(tile.m) << 2 | static_cast<std::uint64_t>(tile.n) << 16;
   return cache.get(
       key, [] { return std::string("dot_tensor_f16"); }, full);
 }
@@ -155,13 +159,8 @@ bool tensor_dot_possible(Precision precision, DType dtype) {
   return precision == Precision::fast && dtype == DType::f16 && runtime().features().tensor_cores_f16;
 }
 
-// Whether the size rule may pick `tensor` at all. Off until the kernel has passed the test suite on a device with
-// tensor cores (none was lent the day it was written); until then only NXV_DOT_KERNEL=tensor runs it.
-constexpr bool kTensorByDefault = false;
-
-bool tensor_dot_default(Precision precision, DType dtype) {
-  return kTensorByDefault && tensor_dot_possible(precision, dtype);
-}
+// Whether the size rule may pick `tensor`: the whole test suite has run with it on the H100 (bench/RESULTS.md).
+bool tensor_dot_default(Precision precision, DType dtype) { return tensor_dot_possible(precision, dtype); }
 
 DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
                             std::int64_t k, bool tensor_cores) {
@@ -211,6 +210,7 @@ struct Problem {
   std::int64_t batches = 0, m = 0, n = 0, k = 0;
   DotKernel kernel = DotKernel::tiled;
   bool fast = false;  // fma steps (FAST = 1)
+  Tile tile{64, 64};
   std::int64_t tiles_n = 0, tiles_m = 0;
   std::int64_t splits = 1;  // dot_k_splits: K in this many chunks of `chunk` (the last one shorter)
   std::int64_t chunk = 0;
@@ -238,9 +238,9 @@ std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const
   p.splits = dot_k_splits(at.precision, out.dtype, p.batches, p.m, p.n, p.k);
   p.chunk = (p.k + p.splits - 1) / p.splits;
   p.splits = p.splits > 1 ? (p.k + p.chunk - 1) / p.chunk : 1;
-  const Tile tile = tile_of(p.kernel, out.dtype);
-  p.tiles_n = (p.n + tile.n - 1) / tile.n;
-  p.tiles_m = (p.m + tile.m - 1) / tile.m;
+  p.tile = tile_of(p.kernel, out.dtype, p.batches, p.m, p.n);
+  p.tiles_n = (p.n + p.tile.n - 1) / p.tile.n;
+  p.tiles_m = (p.m + p.tile.m - 1) / p.tile.m;
   if (p.tiles_n > runtime().features().max_workgroup_count_x || p.tiles_m > kMaxGroups || !fits_u32(p.k))
     return std::nullopt;
   return p;
@@ -310,7 +310,7 @@ bool dot(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result
   // (The blocked shader decides vector loads itself from the strides.)
   const Pipeline* pipeline = p->kernel == DotKernel::tiled ? tiled_pipeline(out.dtype, l.specialization)
                              : p->kernel == DotKernel::tensor
-                                 ? tensor_pipeline(l.specialization)
+                                 ? tensor_pipeline(l.specialization, p->tile)
                                  : blocked_pipeline(p->kernel, out.dtype, l.specialization);
   if (p->splits == 1) {
     dispatch_dot(pipeline, l, result);
