@@ -1,4 +1,5 @@
 // nxv-info: every Vulkan device, what it supports, whether nx_vulkan can use it, and which one it would pick.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "nxv/vulkan.hpp"
+#include "vulkan/runtime/device_mask.hpp"
 
 namespace {
 
@@ -52,6 +54,39 @@ std::string gib(std::uint64_t n) {
 
 const char* yes(bool b) { return b ? "yes" : "no"; }
 
+// What nx_vulkan uses of the device, one row each; what NXV_DEVICE_MASK hides or lowers is marked as masked.
+void print_feature_tiers(const DeviceDescription& d) {
+  const nxv::vulkan::DeviceMask& mask = nxv::vulkan::device_mask();  // (list_devices() has checked it)
+  const auto row = [](const char* name, const std::string& value) {
+    std::cout << "    " << name << std::string(std::max<std::size_t>(26 - std::strlen(name), 1), ' ') << value << "\n";
+  };
+  std::cout << "  feature tiers\n";
+  row("f64", yes(d.float64));
+  row("int64", yes(d.int64));
+  row("int8 / int16 arithmetic", std::string(yes(d.int8)) + " / " + yes(d.int16));
+  row("8 / 16-bit storage", std::string(yes(d.storage8)) + " / " + yes(d.storage16));
+  row("f16 arithmetic", yes(d.float16));
+  std::string push = yes(d.push_descriptors);
+  if (!d.push_descriptors)
+    push += std::string(mask.push_descriptors ? " (masked by NXV_DEVICE_MASK)" : "") +
+            "; bindings through descriptor sets recycled per batch";
+  row("push descriptors", push);
+  row("subgroup size", std::to_string(d.subgroup_size));
+  row("shared memory", bytes(d.max_shared_memory));
+  row("workgroup invocations", std::to_string(d.max_workgroup_invocations));
+  row("workgroup count x", std::to_string(d.max_workgroup_count_x));
+  row("push constants", bytes(d.max_push_constants));
+  row("storage buffer range",
+      bytes(d.max_storage_buffer_range) +
+          (mask.buffer_range != 0 ? " (masked by NXV_DEVICE_MASK to at most " + bytes(mask.buffer_range) + ")" : ""));
+  row("allocation size", bytes(d.max_allocation_size));
+  row("cooperative matrix f16", std::string(yes(d.cooperative_matrix_f16)) +
+                                    " (VK_NV_cooperative_matrix, 16x16x16 f16 -> f32: f16 dots in fast mode)");
+  row("float controls", std::string("keep denormals f32 ") + yes(d.denorm_preserve_f32) + ", f64 " +
+                            yes(d.denorm_preserve_f64) + "; keep signed zero/inf/NaN f32 " +
+                            yes(d.signed_zero_inf_nan_f32) + ", f64 " + yes(d.signed_zero_inf_nan_f64));
+}
+
 void print_text(const std::vector<DeviceDescription>& devices, int picked, const std::string& reason) {
   std::cout << "Vulkan devices: " << devices.size() << "\n";
   for (const auto& d : devices) {
@@ -63,24 +98,8 @@ void print_text(const std::vector<DeviceDescription>& devices, int picked, const
     for (std::size_t h = 0; h < d.heap_sizes.size(); ++h)
       std::cout << "  memory heap " << h << "       " << gib(d.heap_sizes[h])
                 << (d.heap_device_local[h] ? ", device-local" : "") << "\n";
-    std::cout << "  subgroup size       " << d.subgroup_size << "\n";
-    std::cout << "  shader types        f64 " << yes(d.float64) << ", int64 " << yes(d.int64) << ", f16 "
-              << yes(d.float16) << ", int8 " << yes(d.int8) << " (8-bit storage " << yes(d.storage8) << "), int16 "
-              << yes(d.int16) << " (16-bit storage " << yes(d.storage16) << ")\n";
-    std::cout << "  push descriptors    " << yes(d.push_descriptors)
-              << (d.push_descriptors ? "" : " (bindings through descriptor sets recycled per batch)") << "\n";
+    print_feature_tiers(d);
     if (!d.masked.empty()) std::cout << "  masked              " << d.masked << " (NXV_DEVICE_MASK)\n";
-    std::cout << "  tensor cores        " << yes(d.cooperative_matrix_f16)
-              << " (VK_NV_cooperative_matrix, 16x16x16 f16 -> f32: f16 dots in fast mode)\n";
-    std::cout << "  float controls      keep denormals f32 " << yes(d.denorm_preserve_f32) << ", f64 "
-              << yes(d.denorm_preserve_f64) << "; keep signed zero/inf/NaN f32 " << yes(d.signed_zero_inf_nan_f32)
-              << ", f64 " << yes(d.signed_zero_inf_nan_f64) << "\n";
-    std::cout << "  limits              workgroup invocations " << d.max_workgroup_invocations << ", workgroup count x "
-              << d.max_workgroup_count_x << ",\n"
-              << "                      shared memory " << bytes(d.max_shared_memory) << ", push constants "
-              << bytes(d.max_push_constants) << ",\n"
-              << "                      storage buffer range " << bytes(d.max_storage_buffer_range)
-              << ", allocation size " << bytes(d.max_allocation_size) << "\n";
     std::cout << "  usable              " << (d.usable ? "yes" : "no: " + d.unusable_reason) << "\n";
   }
   if (picked >= 0)

@@ -7,6 +7,7 @@
 #include "ops/op.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/device_mask.hpp"
 #include "vulkan/runtime/fallback.hpp"
 
 namespace nxv::vulkan {
@@ -19,7 +20,8 @@ void check_fits_device(const TensorType& type, const auto& op) {
   const std::uint64_t limit = runtime().features().max_buffer_bytes, bytes = byte_size(type);
   if (bytes > limit)
     detail::fail(op(), ": a ", to_string(type), " tensor needs ", bytes, " bytes, more than the ", limit,
-                 " bytes a buffer of the Vulkan device holds (maxStorageBufferRange, maxMemoryAllocationSize)");
+                 " bytes a buffer of the Vulkan device holds (maxStorageBufferRange, maxMemoryAllocationSize",
+                 lowered_by_mask(), ")");
 }
 
 class VulkanBackend final : public Backend {

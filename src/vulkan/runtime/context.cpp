@@ -162,6 +162,9 @@ Context::Context() : instance(create_instance()) {
   queue = vk::raii::Queue(device, queue_family, 0);
 
   limits = physical.getProperties().limits;
+  // The range as described (NXV_DEVICE_MASK may have lowered it): the buffer limits below, and the allocator's,
+  // derive from these limits.
+  limits.maxStorageBufferRange = static_cast<std::uint32_t>(description.max_storage_buffer_range);
   if (push_descriptors)  // (the extension's properties may be asked for only where the device has it)
     max_push_descriptors =
         physical.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDevicePushDescriptorPropertiesKHR>()

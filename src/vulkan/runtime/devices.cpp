@@ -9,25 +9,10 @@
 #include "core/settings.hpp"
 #include "nxv/error.hpp"
 #include "vulkan/runtime/context.hpp"
+#include "vulkan/runtime/device_mask.hpp"
 
 namespace nxv::vulkan {
 namespace {
-
-// NXV_DEVICE_MASK's features, checked: an unknown name is an nxv::Error naming the ones there are.
-std::vector<std::string> masked_features() {
-  static const std::vector<std::string> features = [] {
-    std::vector<std::string> out;
-    std::stringstream list(settings::value(settings::Id::DEVICE_MASK));
-    for (std::string f; std::getline(list, f, ',');) {
-      if (f.empty()) continue;
-      if (f != "push-descriptors")
-        detail::fail("NXV_DEVICE_MASK: unknown device feature '", f, "' (the features it can hide: push-descriptors)");
-      out.push_back(f);
-    }
-    return out;
-  }();
-  return features;
-}
 
 const char* type_name(vk::PhysicalDeviceType type) {
   switch (type) {
@@ -160,11 +145,6 @@ DeviceDescription describe_device(const vk::raii::PhysicalDevice& device, int in
     // Narrowed to the shape and features the tensor kernel needs by describe_vulkan12.
     if (std::strcmp(e.extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) d.cooperative_matrix_f16 = true;
   }
-  // NXV_DEVICE_MASK: features reported (and so used) as absent.
-  for (const std::string& feature : masked_features()) {
-    if (feature == "push-descriptors") d.push_descriptors = false;
-    d.masked += (d.masked.empty() ? "" : ",") + feature;
-  }
   bool compute_queue = false;
   for (const auto& family : device.getQueueFamilyProperties())
     if (family.queueFlags & vk::QueueFlagBits::eCompute) compute_queue = true;
@@ -174,6 +154,7 @@ DeviceDescription describe_device(const vk::raii::PhysicalDevice& device, int in
     describe_vulkan12(device, d);
   else
     d.cooperative_matrix_f16 = false;
+  apply_device_mask(device_mask(), d);  // NXV_DEVICE_MASK: features reported (and so used) as absent, limits lower
 
   std::vector<std::string> missing;
   if (!vulkan12) missing.push_back("needs Vulkan 1.2, has " + version_string(props.apiVersion));
@@ -206,7 +187,7 @@ int pick_from(const std::vector<DeviceDescription>& devices, std::string* reason
 }
 
 std::vector<DeviceDescription> list_devices() {
-  masked_features();  // a malformed NXV_DEVICE_MASK is the user's error to see, not "no device"
+  device_mask();  // a malformed NXV_DEVICE_MASK is the user's error to see, not "no device"
   try {
     const auto instance = create_instance();
     vk::raii::PhysicalDevices devices(instance->instance);

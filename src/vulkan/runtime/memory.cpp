@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "nxv/error.hpp"
+#include "vulkan/runtime/device_mask.hpp"
 
 namespace nxv::vulkan {
 namespace {
@@ -132,7 +133,7 @@ std::shared_ptr<DeviceBuffer> Allocator::try_allocate(std::size_t bytes) {
     detail::fail("vulkan: cannot allocate a buffer of ", bytes, " bytes: ", context_->description.name,
                  " binds at most ", max_buffer_, " bytes per storage buffer (maxStorageBufferRange ",
                  context_->limits.maxStorageBufferRange, ", maxMemoryAllocationSize ",
-                 context_->description.max_allocation_size, ")");
+                 context_->description.max_allocation_size, lowered_by_mask(), ")");
   const std::size_t c = size_class(bytes);
   std::lock_guard lock(mutex_);
   auto& list = free_[c];

@@ -1,0 +1,80 @@
+// NXV_DEVICE_MASK (device_mask.hpp): parsing its entries and applying them to a device's description.
+#include "vulkan/runtime/device_mask.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <utility>
+
+#include "core/settings.hpp"
+#include "nxv/error.hpp"
+
+namespace nxv::vulkan {
+namespace {
+
+constexpr const char* kAccepts =
+    "push-descriptors, buffer-range=SIZE with SIZE in bytes or with a KiB, MiB or GiB suffix, e.g. "
+    "buffer-range=128MiB";
+
+// A whole number of bytes > 0, optionally in KiB, MiB or GiB; nullopt when malformed or past 2^64.
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data() || value == 0) return std::nullopt;
+  const std::string_view suffix(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  for (const auto& [name, shift] : {std::pair<std::string_view, int>{"", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}})
+    if (suffix == name) {
+      if (value > (UINT64_MAX >> shift)) return std::nullopt;
+      return value << shift;
+    }
+  return std::nullopt;
+}
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+DeviceMask parse_device_mask(std::string_view setting) {
+  DeviceMask mask;
+  while (!setting.empty()) {
+    const std::size_t comma = std::min(setting.find(','), setting.size());
+    const std::string_view entry = trimmed(setting.substr(0, comma));
+    setting.remove_prefix(std::min(comma + 1, setting.size()));
+    if (entry.empty()) continue;
+    const std::string_view name = entry.substr(0, entry.find('='));
+    if (entry == "push-descriptors") {
+      mask.push_descriptors = true;
+    } else if (name == "buffer-range") {
+      const std::optional<std::uint64_t> size =
+          parse_size(name.size() < entry.size() ? entry.substr(name.size() + 1) : std::string_view());
+      if (!size) detail::fail("NXV_DEVICE_MASK: malformed size in '", entry, "' (it takes ", kAccepts, ")");
+      // Two of them: the lower one, as a mask only ever lowers.
+      mask.buffer_range = mask.buffer_range == 0 ? *size : std::min(mask.buffer_range, *size);
+    } else {
+      detail::fail("NXV_DEVICE_MASK: unknown entry '", entry, "' (it takes a comma-separated list of ", kAccepts, ")");
+    }
+    mask.entries += (mask.entries.empty() ? "" : ",") + std::string(entry);
+  }
+  return mask;
+}
+
+const DeviceMask& device_mask() {
+  static const DeviceMask mask = parse_device_mask(settings::value(settings::Id::DEVICE_MASK));
+  return mask;
+}
+
+std::string lowered_by_mask() {
+  return device_mask().buffer_range != 0 ? "; lowered by NXV_DEVICE_MASK=" + device_mask().entries : "";
+}
+
+void apply_device_mask(const DeviceMask& mask, DeviceDescription& d) {
+  if (mask.push_descriptors) d.push_descriptors = false;
+  if (mask.buffer_range != 0) d.max_storage_buffer_range = std::min(d.max_storage_buffer_range, mask.buffer_range);
+  d.masked = mask.entries;
+}
+
+}  // namespace nxv::vulkan

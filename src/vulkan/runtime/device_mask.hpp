@@ -1,0 +1,32 @@
+// NXV_DEVICE_MASK: device features reported (and so used) as absent and limits reported lower than they are, so
+// that the paths other devices take are tested on any machine.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "nxv/vulkan.hpp"
+
+namespace nxv::vulkan {
+
+struct DeviceMask {
+  bool push_descriptors = false;   // `push-descriptors`: bind through descriptor sets (descriptors.hpp)
+  std::uint64_t buffer_range = 0;  // `buffer-range=SIZE`: maxStorageBufferRange at most SIZE bytes; 0: as is
+  std::string entries;             // the entries as given, comma-separated (DeviceDescription::masked)
+};
+
+// The setting's value, checked: an unknown entry or a malformed size is an nxv::Error naming NXV_DEVICE_MASK and
+// what it accepts. Entries are comma-separated; SIZE is a number of bytes, or one with a KiB, MiB or GiB suffix.
+DeviceMask parse_device_mask(std::string_view setting);
+
+// NXV_DEVICE_MASK's value, parsed once per process.
+const DeviceMask& device_mask();
+
+// "; lowered by NXV_DEVICE_MASK=<its entries>" where the process's mask lowers a limit, else empty: the errors that
+// name a buffer limit append it, since the device itself may hold far more.
+std::string lowered_by_mask();
+
+// Reports the masked features as absent and the masked limits lowered (never raised), and records the entries.
+void apply_device_mask(const DeviceMask& mask, DeviceDescription& d);
+
+}  // namespace nxv::vulkan

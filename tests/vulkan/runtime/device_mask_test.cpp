@@ -1,0 +1,120 @@
+// NXV_DEVICE_MASK (src/vulkan/runtime/device_mask.cpp): its entries parsed and applied, and, in a process run with
+// `buffer-range=128MiB` (the `masked_buffer_range` ctest), tensors past the lowered limit refused by name.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "nxv/error.hpp"
+#include "nxv/ops.hpp"
+#include "support/runtime.hpp"
+#include "vulkan/runtime/device_mask.hpp"
+
+namespace nxv::vulkan::test {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no nxv::Error)";
+}
+
+constexpr std::uint64_t kMiB = 1 << 20;
+
+TEST(VulkanDeviceMask, ParsesFeaturesAndSizesInBytesKiBMiBGiB) {
+  const DeviceMask mask = parse_device_mask("push-descriptors, buffer-range=128MiB");
+  EXPECT_TRUE(mask.push_descriptors);
+  EXPECT_EQ(mask.buffer_range, 128 * kMiB);
+  EXPECT_EQ(mask.entries, "push-descriptors,buffer-range=128MiB");
+  EXPECT_EQ(parse_device_mask("buffer-range=4096").buffer_range, 4096u);
+  EXPECT_EQ(parse_device_mask("buffer-range=64KiB").buffer_range, 64u << 10);
+  EXPECT_EQ(parse_device_mask("buffer-range=2GiB").buffer_range, std::uint64_t{2} << 30);
+  EXPECT_EQ(parse_device_mask("buffer-range=1GiB,buffer-range=256MiB").buffer_range, 256 * kMiB) << "the lower one";
+  const DeviceMask none = parse_device_mask("");
+  EXPECT_FALSE(none.push_descriptors);
+  EXPECT_EQ(none.buffer_range, 0u);
+  EXPECT_EQ(none.entries, "");
+}
+
+TEST(VulkanDeviceMask, MalformedEntriesNameTheSettingAndWhatItAccepts) {
+  for (const char* setting : {"buffer-range=", "buffer-range=12XB", "bogus", "buffer-range", "buffer-range=0",
+                              "buffer-range=-5", "buffer-range=99999999999GiB", "push-descriptors=1"}) {
+    const std::string error = error_of([&] { parse_device_mask(setting); });
+    EXPECT_NE(error.find("NXV_DEVICE_MASK"), std::string::npos) << setting << ": " << error;
+    EXPECT_NE(error.find(std::string("'") + setting + "'"), std::string::npos) << setting << ": " << error;
+    EXPECT_NE(error.find("push-descriptors, buffer-range=SIZE"), std::string::npos) << setting << ": " << error;
+    EXPECT_NE(error.find("KiB, MiB or GiB"), std::string::npos) << setting << ": " << error;
+  }
+  EXPECT_NE(error_of([] { parse_device_mask("bogus"); }).find("unknown entry"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_device_mask("buffer-range=12XB"); }).find("malformed size"), std::string::npos);
+}
+
+TEST(VulkanDeviceMask, LowersLimitsButNeverRaisesThem) {
+  const DeviceMask mask = parse_device_mask("push-descriptors,buffer-range=128MiB");
+  DeviceDescription gpu{.push_descriptors = true, .max_storage_buffer_range = 0xffffffff};
+  apply_device_mask(mask, gpu);
+  EXPECT_FALSE(gpu.push_descriptors);
+  EXPECT_EQ(gpu.max_storage_buffer_range, 128 * kMiB);
+  EXPECT_EQ(gpu.masked, "push-descriptors,buffer-range=128MiB");
+  DeviceDescription small{.max_storage_buffer_range = 64 * kMiB};
+  apply_device_mask(mask, small);
+  EXPECT_EQ(small.max_storage_buffer_range, 64 * kMiB);
+  DeviceDescription unmasked{.push_descriptors = true, .max_storage_buffer_range = 0xffffffff};
+  apply_device_mask(parse_device_mask(""), unmasked);
+  EXPECT_TRUE(unmasked.push_descriptors);
+  EXPECT_EQ(unmasked.max_storage_buffer_range, 0xffffffffu);
+}
+
+// ---- run by the `masked_buffer_range` ctest, with NXV_DEVICE_MASK=buffer-range=128MiB ----------------------------
+
+class VulkanMaskedLimits : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!available()) GTEST_SKIP() << "no usable Vulkan device";
+    if (device_mask().buffer_range != 128 * kMiB)
+      GTEST_SKIP() << "runs with NXV_DEVICE_MASK=buffer-range=128MiB (the masked_buffer_range ctest)";
+  }
+};
+
+constexpr std::int64_t k200MiBOfF32 = 200 * kMiB / 4, k100MiBOfF32 = 100 * kMiB / 4;
+
+void expect_refusal_naming(const std::string& error, const std::string& op) {
+  EXPECT_NE(error.find(op + ": a f32[52428800] tensor needs 209715200 bytes"), std::string::npos) << error;
+  EXPECT_NE(error.find("more than the 134217728 bytes"), std::string::npos) << error;
+  EXPECT_NE(error.find("maxStorageBufferRange"), std::string::npos) << error;
+  EXPECT_NE(error.find("NXV_DEVICE_MASK=buffer-range=128MiB"), std::string::npos) << error;
+}
+
+TEST_F(VulkanMaskedLimits, TheRuntimeSeesTheLoweredRange) {
+  EXPECT_LE(runtime().features().max_storage_buffer_range, 128 * kMiB);
+  EXPECT_LE(runtime().features().max_buffer_bytes, 128 * kMiB);
+  const std::string error = error_of([] { runtime().allocate(128 * kMiB + 4); });
+  EXPECT_NE(error.find("cannot allocate a buffer of 134217732 bytes"), std::string::npos) << error;
+}
+
+TEST_F(VulkanMaskedLimits, A200MiBUploadIsRefusedNamingTheLimit) {
+  const std::vector<float> values(static_cast<std::size_t>(k200MiBOfF32), 1.0f);
+  expect_refusal_naming(error_of([&] { nxv::tensor(values, {k200MiBOfF32}, backend()); }), "vulkan upload");
+}
+
+TEST_F(VulkanMaskedLimits, A200MiBTensorCreatedOnTheDeviceIsRefusedNamingTheLimit) {
+  expect_refusal_naming(error_of([] { nxv::zeros({k200MiBOfF32}, DType::f32, backend()); }), "full");
+}
+
+TEST_F(VulkanMaskedLimits, A100MiBTensorUploadsComputesAndDownloads) {
+  std::vector<float> values(static_cast<std::size_t>(k100MiBOfF32));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 1000);
+  const Tensor x = nxv::tensor(values, {k100MiBOfF32}, backend());
+  const std::vector<float> y = (x + 1.0).to_vector<float>();
+  ASSERT_EQ(y.size(), values.size());
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) wrong += y[i] != values[i] + 1.0f;
+  EXPECT_EQ(wrong, 0u) << "of " << values.size() << " elements";
+}
+
+}  // namespace
+}  // namespace nxv::vulkan::test
