@@ -1,6 +1,7 @@
 # Compiles GLSL compute shaders to SPIR-V at build time and embeds them in the library, so nothing is looked up
 # on disk at run time. Usage (in src/vulkan/kernels/CMakeLists.txt):
 #   nxv_shader(NAME unary_f32 SOURCE unary.comp DEFINES T=float)
+#   nxv_shader(NAME dot_mid_f32 SOURCE dot_blocked.comp UNOPTIMIZED DEFINES ...)
 #   nxv_embed_shaders(nxv_shaders)   # after all nxv_shader() calls: builds the registry library
 # The registry is read through src/vulkan/runtime/shader_registry.hpp: nxv::vulkan::embedded_shader("unary_f32").
 
@@ -9,8 +10,12 @@ set(NXV_SHADER_SPVS "" CACHE INTERNAL "")
 
 # With NXV_SPIRV_FROM set, the .spv files of that tree are embedded as they are (no glslc rule here).
 
+# UNOPTIMIZED compiles without glslc's -O, for a shader with `precise` arithmetic inside [[unroll]] loops: Debian's
+# spirv-opt (SPIRV-Tools 2022.4) drops the NoContraction decoration from the unrolled copies and folds their product
+# and sum into one fma (tests/vulkan/kernels/contraction_test.cpp), which breaks the exact contract. The
+# driver's own compiler unrolls and optimises such modules anyway.
 function(nxv_shader)
-  cmake_parse_arguments(S "" "NAME;SOURCE" "DEFINES" ${ARGN})
+  cmake_parse_arguments(S "UNOPTIMIZED" "NAME;SOURCE" "DEFINES" ${ARGN})
   if(NXV_SPIRV_FROM)
     file(RELATIVE_PATH rel ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR})
     set(spv ${NXV_SPIRV_FROM}/${rel}/spv/${S_NAME}.spv)
@@ -24,13 +29,17 @@ function(nxv_shader)
   set(spv ${CMAKE_CURRENT_BINARY_DIR}/spv/${S_NAME}.spv)
   set(dep ${CMAKE_CURRENT_BINARY_DIR}/spv/${S_NAME}.d)
   set(defs "")
+  set(optimize -O)
+  if(S_UNOPTIMIZED)
+    set(optimize "")
+  endif()
   foreach(d IN LISTS S_DEFINES)
     list(APPEND defs "-D${d}")
   endforeach()
   add_custom_command(
     OUTPUT ${spv}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/spv
-    COMMAND ${GLSLC} --target-env=vulkan1.2 -O -I ${CMAKE_SOURCE_DIR}/src/vulkan/kernels -I ${CMAKE_SOURCE_DIR}/src
+    COMMAND ${GLSLC} --target-env=vulkan1.2 ${optimize} -I ${CMAKE_SOURCE_DIR}/src/vulkan/kernels -I ${CMAKE_SOURCE_DIR}/src
             ${defs} -MD -MF ${dep} -o ${spv} ${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}
     DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}
     DEPFILE ${dep}

@@ -146,9 +146,10 @@ void store_slab(uint tid) {
   }
 }
 
-// One k of the slab: every output's fma (FAST), or its rounded product, then rounded sum (NoContraction). For the
-// latter the H200's driver fuses them anyway (results 1 ulp off the reference; the same speed with `precise` removed: bench/RESULTS.md), written
-// as a function or, as here, in main; lavapipe keeps them apart.
+// One k of the slab: every output's fma (FAST), or its rounded product, then rounded sum (NoContraction). This
+// module is compiled without glslc's -O (kernels.cmake): Debian's spirv-opt drops NoContraction from the steps its
+// unroller copies and folds them into fmas (tests/vulkan/kernels/contraction_test.cpp), which made the exact steps
+// fmas on every device that computes an fma fused.
 #define STEP(KK)                                                                             \
   {                                                                                          \
     VEC a[RM / VW];                                                                          \

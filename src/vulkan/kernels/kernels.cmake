@@ -78,18 +78,19 @@ foreach(t f16 bf16)
 endforeach()
 
 # The register-blocked GEMM (dot_blocked.comp), f32 and f64: RM x RN outputs per invocation, slabs of TK.
-# "big": 128 x 128 tiles (f32) / 128 x 64 (f64); "mid": 64 x 64 tiles.
+# "big": 128 x 128 tiles (f32) / 128 x 64 (f64); "mid": 64 x 64 tiles. UNOPTIMIZED: their exact steps are
+# `precise` inside unrolled loops (cmake/NxvShaders.cmake says why).
 nxv_type_defines(a A f32)
-nxv_shader(NAME dot_big_f32 SOURCE dot_blocked.comp DEFINES ${a} RM=8u RN=8u TK=16u)
-nxv_shader(NAME dot_mid_f32 SOURCE dot_blocked.comp DEFINES ${a} RM=4u RN=4u TK=16u)
+nxv_shader(NAME dot_big_f32 SOURCE dot_blocked.comp UNOPTIMIZED DEFINES ${a} RM=8u RN=8u TK=16u)
+nxv_shader(NAME dot_mid_f32 SOURCE dot_blocked.comp UNOPTIMIZED DEFINES ${a} RM=4u RN=4u TK=16u)
 nxv_type_defines(a A f64)
-nxv_shader(NAME dot_big_f64 SOURCE dot_blocked.comp DEFINES ${a} RM=8u RN=4u TK=16u)
-nxv_shader(NAME dot_mid_f64 SOURCE dot_blocked.comp DEFINES ${a} RM=4u RN=4u TK=16u)
+nxv_shader(NAME dot_big_f64 SOURCE dot_blocked.comp UNOPTIMIZED DEFINES ${a} RM=8u RN=4u TK=16u)
+nxv_shader(NAME dot_mid_f64 SOURCE dot_blocked.comp UNOPTIMIZED DEFINES ${a} RM=4u RN=4u TK=16u)
 # f16 and bf16: loaded from 16 bits, tiled and accumulated in f32 (f32's tiles).
 foreach(t f16 bf16)
   nxv_type_defines(a A ${t})
-  nxv_shader(NAME dot_big_${t} SOURCE dot_blocked.comp DEFINES ${a} RM=8u RN=8u TK=16u)
-  nxv_shader(NAME dot_mid_${t} SOURCE dot_blocked.comp DEFINES ${a} RM=4u RN=4u TK=16u)
+  nxv_shader(NAME dot_big_${t} SOURCE dot_blocked.comp UNOPTIMIZED DEFINES ${a} RM=8u RN=8u TK=16u)
+  nxv_shader(NAME dot_mid_${t} SOURCE dot_blocked.comp UNOPTIMIZED DEFINES ${a} RM=4u RN=4u TK=16u)
 endforeach()
 
 # f16 on tensor cores (VK_NV_cooperative_matrix; created only on devices that have them).
