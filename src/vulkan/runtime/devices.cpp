@@ -50,8 +50,9 @@ bool has_f16_tensor_shape(const vk::raii::PhysicalDevice& device) {
   return false;
 }
 
-// Fills what only Vulkan 1.2 devices can report (the 1.1/1.2 property and feature structs).
-void describe_vulkan12(const vk::raii::PhysicalDevice& device, DeviceDescription& d) {
+// Fills what only Vulkan 1.2 devices can report (the 1.1/1.2 property and feature structs); `nv_cooperative_matrix`:
+// whether the device lists VK_NV_cooperative_matrix.
+void describe_vulkan12(const vk::raii::PhysicalDevice& device, bool nv_cooperative_matrix, DeviceDescription& d) {
   const auto props = device.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceVulkan11Properties,
                                            vk::PhysicalDeviceVulkan12Properties>();
   const auto& p11 = props.get<vk::PhysicalDeviceVulkan11Properties>();
@@ -75,7 +76,7 @@ void describe_vulkan12(const vk::raii::PhysicalDevice& device, DeviceDescription
   d.float16 = f12.shaderFloat16;
   d.int8 = f12.shaderInt8;
   d.storage8 = f12.storageBuffer8BitAccess;
-  d.cooperative_matrix_f16 = d.cooperative_matrix_f16 && f12.vulkanMemoryModel && d.float16 && d.storage16 &&
+  d.cooperative_matrix_f16 = nv_cooperative_matrix && f12.vulkanMemoryModel && d.float16 && d.storage16 &&
                              d.subgroup_size == 32 && has_f16_tensor_shape(device);
 }
 
@@ -140,20 +141,17 @@ DeviceDescription describe_device(const vk::raii::PhysicalDevice& device, int in
     d.heap_sizes.push_back(memory.memoryHeaps[h].size);
     d.heap_device_local.push_back(bool(memory.memoryHeaps[h].flags & vk::MemoryHeapFlagBits::eDeviceLocal));
   }
+  bool nv_cooperative_matrix = false;  // narrowed to the shape and features dot_tensor.comp needs by describe_vulkan12
   for (const auto& e : device.enumerateDeviceExtensionProperties()) {
     if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0) d.push_descriptors = true;
-    // Narrowed to the shape and features the tensor kernel needs by describe_vulkan12.
-    if (std::strcmp(e.extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) d.cooperative_matrix_f16 = true;
+    if (std::strcmp(e.extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) nv_cooperative_matrix = true;
   }
   bool compute_queue = false;
   for (const auto& family : device.getQueueFamilyProperties())
     if (family.queueFlags & vk::QueueFlagBits::eCompute) compute_queue = true;
 
   const bool vulkan12 = props.apiVersion >= VK_API_VERSION_1_2;
-  if (vulkan12)
-    describe_vulkan12(device, d);
-  else
-    d.cooperative_matrix_f16 = false;
+  if (vulkan12) describe_vulkan12(device, nv_cooperative_matrix, d);
   apply_device_mask(device_mask(), d);  // NXV_DEVICE_MASK: features reported (and so used) as absent, limits lower
 
   std::vector<std::string> missing;
