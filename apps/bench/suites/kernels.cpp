@@ -197,7 +197,7 @@ void bandwidth(Context& c) {
 // The f32 and f64 multiply-add peaks as shaders reach them (src/vulkan/kernels/probes/fma_peak.comp: chains of fmas
 // in registers), in TFLOP/s: what a GEMM row is a fraction of (its roofline position, next to the vendor's peak).
 // Also each step written as the dot kernels write theirs: a `precise` fma (fast) and a `precise` product and sum
-// (exact), to see what those decorations cost.
+// (exact), to see what those decorations cost; and with each step's multiplier read from shared memory.
 void fma_peaks(Context& c) {
   const std::uint32_t groups = c.o.smoke ? 16 : 8192;  // of 256 invocations
   const std::int32_t iterations = c.o.smoke ? 16 : 2048;
@@ -205,9 +205,9 @@ void fma_peaks(Context& c) {
   std::vector<Arm> arms;
   std::vector<std::string> ids, whats;
   std::vector<vulkan::BufferPtr> outputs;
-  outputs.reserve(6);  // the arms keep pointers to them
+  outputs.reserve(8);  // the arms keep pointers to them
   for (const std::string dt : {"f32", "f64"})
-    for (const std::string step : {"", "precise_fma", "precise_mul_add"}) {
+    for (const std::string step : {"", "precise_fma", "precise_mul_add", "shared_operand"}) {
       const std::array<std::int32_t, 1> spec{iterations};
       const std::string shader = "fma_peak_" + (step.empty() ? "" : step + "_") + dt;
       const vulkan::Pipeline* pipeline = rt.pipeline(shader, spec);
@@ -224,6 +224,7 @@ void fma_peaks(Context& c) {
       whats.push_back(dt + " multiply-add peak of shaders" +
                       (step == "precise_fma"       ? ", each step a precise fma (fast's)"
                        : step == "precise_mul_add" ? ", each step a precise product and sum (exact's)"
+                       : step == "shared_operand"  ? ", each step's multiplier read from shared memory"
                                                    : ""));
     }
   const std::vector<Stats> s = alternate(arms, c.o.repeat, c.o.warmup_ms);

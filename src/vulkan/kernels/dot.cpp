@@ -165,19 +165,20 @@ bool tensor_dot_default(Precision precision, DType dtype) { return tensor_dot_po
 DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
                             std::int64_t k, bool tensor_cores) {
   // Measured on the H200 (bench/RESULTS.md, `nxv-bench --gemm-only --dot-kernels tiled,mid,big`): f32 mid 29.8
-  // TFLOP/s at 4096^3 against tiled 16.8 and big 2.2, mid 14.8 against tiled 9.5 at 1024^3; f64 1.1 for all three.
-  // But there mid and big are not bit-identical to the reference (most elements 1 ulp off, f32 and f64): the
-  // driver fuses their products and sums despite NoContraction. So exact never picks them (forced only).
-  // fast's steps are fmas in every variant, so the choice changes speed only: mid where a 64 x 64 tile is filled
-  // and the problem is large enough (>= 2^27 multiply-adds, 512^3) for its longer set-up per tile to pay; below,
-  // tiled, which the fusion compiler can also give an epilogue (LeNet-sized dots).
-  // bf16 as f32 (their tiles are f32, their loads half the bytes); f16 the same where the device has no tensor
-  // cores, else `tensor` at the same sizes.
-  if (precision != Precision::fast || !is_float(dtype)) return DotKernel::tiled;
+  // TFLOP/s at 4096^3 against tiled 16.8 and big 2.2, mid 14.8 against tiled 9.5 at 1024^3. On the H100 in exact
+  // (2026-12-06): mid 23.3 against tiled 17.1 (f32), 20.4 against 17.0 (bf16), 16.7 against 13.8 (f16) at 4096^3,
+  // now that dot_blocked.comp's exact steps stay a rounded product and sum (compiled without glslc -O); f64 is
+  // ~1.0 TFLOP/s in every variant and mode (within 3%). So both modes take mid where a 64 x 64 tile is filled and
+  // the problem is large enough (>= 2^27 multiply-adds, 512^3) for its longer set-up per tile to pay; below,
+  // tiled, which the fusion compiler can also give an epilogue (LeNet-sized dots). Every variant is bit-identical
+  // to the reference in exact and sums in k order with fmas in fast, so the choice changes speed only.
+  // bf16 as f32 (their tiles are f32, their loads half the bytes); f16 the same, except in fast on a device with
+  // tensor cores: `tensor` at the same sizes.
+  if (!is_float(dtype)) return DotKernel::tiled;
   const double work =
       static_cast<double>(batches) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   if (m < 64 || n < 64 || work < 0x1p27) return DotKernel::tiled;
-  return tensor_cores && dtype == DType::f16 ? DotKernel::tensor : DotKernel::mid;
+  return tensor_cores && precision == Precision::fast && dtype == DType::f16 ? DotKernel::tensor : DotKernel::mid;
 }
 
 std::int64_t dot_k_splits(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,

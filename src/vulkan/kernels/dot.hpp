@@ -19,10 +19,11 @@ namespace nxv::vulkan::kernels {
 // 16 bits, tile and accumulate in f32 and round once.
 // tensor: src/vulkan/kernels/dot_tensor.comp, f16 in Precision::fast only, on devices with tensor cores
 // (DeviceFeatures::tensor_cores_f16): 16x16x16 cooperative matrices accumulating in f32, 128 x 128 tiles
-// (NXV_TENSOR_TILE), each result rounded once to f16.
+// (NXV_TENSOR_TILE: 128x256 for large problems), each result rounded once to f16.
 // tiled, mid and big compute the reference backend's accumulation order, in Precision::exact as a rounded product
-// and sum per step (lavapipe gives the same bits for all, the H200 does not for mid and big: dot.cpp), in
-// Precision::fast as one fma per step (the same bits for all three on one device). tensor sums in the tensor
+// and sum per step (the reference's bits on every device, once dot_blocked.comp is compiled without glslc -O:
+// tests/vulkan/kernels/contraction_test.cpp), in Precision::fast as one fma per step (the same bits for all three
+// on one device). tensor sums in the tensor
 // cores' order (its own bits, the same run after run; include/nxv/precision.hpp gives the bound).
 enum class DotKernel { tiled, mid, big, tensor };
 
@@ -30,9 +31,8 @@ const char* dot_kernel_name(DotKernel kernel);
 // "tiled", "mid", "big" or "tensor"; nullopt for anything else.
 std::optional<DotKernel> parse_dot_kernel(std::string_view name);
 
-// The variant that dot runs for this problem when nothing forces one: in exact always `tiled` (mid and big are
-// faster on the H200 but not bit-identical to the reference there; see dot.cpp); in fast, for large float
-// problems, `tensor` for f16 when the device has tensor cores, else `mid`; `tiled` for the rest.
+// The variant that dot runs for this problem when nothing forces one: for large float problems `mid` (in fast, for
+// f16 on a device with tensor cores, `tensor`); `tiled` for the rest (see dot.cpp).
 DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
                             std::int64_t k, bool tensor_cores = false);
 // Whether the `tensor` variant can run a dot of this mode and dtype on this device (f16, fast, tensor cores);

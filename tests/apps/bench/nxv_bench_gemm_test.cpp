@@ -36,7 +36,7 @@ TEST(NxvBenchGemm, GemmOnlyMeasuresOneArmPerDtypeAndDotVariant) {
   }
   std::set<std::string> expected;
   for (const char* dtype : {"f32", "f64"})
-    for (const char* step : {"", ".precise_fma", ".precise_mul_add"})
+    for (const char* step : {"", ".precise_fma", ".precise_mul_add", ".shared_operand"})
       expected.insert(std::string("kernels.fma_peak.") + dtype + step);
   for (const char* dtype : {"f32", "f64", "bf16", "f16"})
     for (const char* precision : {"exact", "fast"})

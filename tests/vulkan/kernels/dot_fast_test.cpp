@@ -385,7 +385,7 @@ TEST(DotPrecision, TheReferenceBackendComputesTheExactLoopInBothModes) {
   EXPECT_EQ(testing::compare_exact(dot(a, b, Precision::exact), dot(a, b, Precision::fast)), "");
 }
 
-TEST(VulkanDotFast, TheSizeRuleTakesTheBlockedKernelOnlyForLargeFloatProblemsInFast) {
+TEST(VulkanDotFast, TheSizeRuleTakesTheBlockedKernelOnlyForLargeFloatProblems) {
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 1, 512, 512, 512), DotKernel::mid);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f64, 1, 4096, 4096, 4096), DotKernel::mid);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 4, 256, 256, 512), DotKernel::mid);
@@ -394,15 +394,18 @@ TEST(VulkanDotFast, TheSizeRuleTakesTheBlockedKernelOnlyForLargeFloatProblemsInF
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::s32, 1, 4096, 4096, 4096), DotKernel::tiled);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::bf16, 1, 4096, 4096, 4096), DotKernel::mid);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f16, 1, 32, 784, 128), DotKernel::tiled);
-  for (DType t : {DType::f32, DType::f64, DType::f16})
-    EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, t, 1, 4096, 4096, 4096), DotKernel::tiled);
+  // exact: the same sizes (every variant is bit-identical to the reference there), never tensor cores.
+  for (DType t : {DType::f32, DType::f64, DType::f16}) {
+    EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, t, 1, 4096, 4096, 4096, true), DotKernel::mid);
+    EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, t, 1, 32, 784, 128, true), DotKernel::tiled);
+  }
   // With tensor cores: f16 only, in fast, at the sizes `mid` would take.
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f16, 1, 4096, 4096, 4096, true), DotKernel::tensor);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f16, 1, 4096, 4096, 4096, false), DotKernel::mid);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f16, 1, 32, 784, 128, true), DotKernel::tiled);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::bf16, 1, 4096, 4096, 4096, true), DotKernel::mid);
   EXPECT_EQ(kernels::choose_dot_kernel(Precision::fast, DType::f32, 1, 4096, 4096, 4096, true), DotKernel::mid);
-  EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, DType::f16, 1, 4096, 4096, 4096, true), DotKernel::tiled);
+  EXPECT_EQ(kernels::choose_dot_kernel(Precision::exact, DType::f16, 1, 4096, 4096, 4096, true), DotKernel::mid);
   // Exact never runs on tensor cores, wherever it runs.
   EXPECT_FALSE(kernels::tensor_dot_possible(Precision::exact, DType::f16));
   EXPECT_FALSE(kernels::tensor_dot_possible(Precision::fast, DType::bf16));
