@@ -1,5 +1,5 @@
 // expect_error: the one check that a call throws nxv::Error whose message names what it should (the op, what it
-// got, what it expected). Every test of bad input uses it.
+// got, what it expected). Every test of bad input uses it; error_of, for a test that looks at the message itself.
 #pragma once
 #include <initializer_list>
 #include <string>
@@ -21,6 +21,17 @@ void expect_error(Body&& body, std::initializer_list<std::string> parts) {
     for (const auto& p : parts)
       EXPECT_NE(message.find(p), std::string::npos) << "\"" << p << "\" missing from: " << message;
   }
+}
+
+// The message of the nxv::Error `body` throws, or "(no nxv::Error)".
+template <class Body>
+std::string error_of(Body&& body) {
+  try {
+    body();
+  } catch (const nxv::Error& e) {
+    return e.what();
+  }
+  return "(no nxv::Error)";
 }
 
 }  // namespace nxv::testing

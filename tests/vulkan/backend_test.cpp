@@ -2,25 +2,18 @@
 // anything is built, on the device or on the host.
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 
 #include "nxv/fallback.hpp"
 #include "nxv/ops.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/expect_error.hpp"
 #include "support/parity.hpp"
 
 namespace nxv {
 namespace {
 
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no nxv::Error";
-}
+using nxv::testing::error_of;
 
 // 2^32 + 1 bytes pass the shaders' uint32 indexing, so creation would run on the host fallback (4 GiB built
 // there, 86 s and 8.4 GB under lavapipe) before the upload failed. Now no fallback runs at all.

@@ -2,26 +2,19 @@
 // `buffer-range=128MiB` (the `masked_buffer_range` ctest), tensors past the lowered limit refused by name.
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "nxv/error.hpp"
 #include "nxv/ops.hpp"
+#include "support/expect_error.hpp"
 #include "support/runtime.hpp"
 #include "vulkan/runtime/device_mask.hpp"
 
 namespace nxv::vulkan::test {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no nxv::Error)";
-}
+using nxv::testing::error_of;
 
 constexpr std::uint64_t kMiB = 1 << 20;
 

@@ -1,23 +1,16 @@
 // The caching allocator through the runtime: size classes, reuse, limits and out-of-memory handling.
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 
 #include "nxv/error.hpp"
+#include "support/expect_error.hpp"
 #include "support/runtime.hpp"
 
 namespace nxv::vulkan::test {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no nxv::Error)";
-}
+using nxv::testing::error_of;
 
 TEST(VulkanMemory, RequestsRoundUpToQuarterPowerOfTwoClasses) {
   NXV_REQUIRE_VULKAN();
