@@ -7,6 +7,7 @@
 #include <numbers>
 #include <sstream>
 
+#include "core/text.hpp"
 #include "sample/options.hpp"
 
 namespace nxv::sample_app {
@@ -33,17 +34,11 @@ class Rng {
   std::uint64_t state_;
 };
 
-std::string trim(const std::string& s) {
-  const std::size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
 std::vector<std::string> split_fields(const std::string& line) {
   std::vector<std::string> fields;
   std::stringstream s(line);
   std::string field;
-  while (std::getline(s, field, ',')) fields.push_back(trim(field));
+  while (std::getline(s, field, ',')) fields.emplace_back(trim_whitespace(field));
   if (!line.empty() && line.back() == ',') fields.push_back("");
   return fields;
 }
@@ -62,7 +57,7 @@ LogisticData read_logistic_csv(const std::filesystem::path& path) {
   std::size_t columns = 0;
   while (std::getline(in, line)) {
     ++line_number;
-    if (trim(line).empty()) continue;
+    if (trim_whitespace(line).empty()) continue;
     const std::vector<std::string> fields = split_fields(line);
     const std::string at = where + ":" + std::to_string(line_number);
     if (columns == 0) {  // the header

@@ -206,8 +206,16 @@ void fma_peaks(Context& c) {
   std::vector<std::string> ids, whats;
   std::vector<vulkan::BufferPtr> outputs;
   outputs.reserve(8);  // the arms keep pointers to them
+  // Each probe's step: the shader's name part and what the row says it measures.
+  struct Step {
+    std::string name, what;
+  };
+  const Step steps[] = {{"", ""},
+                        {"precise_fma", ", each step a precise fma (fast's)"},
+                        {"precise_mul_add", ", each step a precise product and sum (exact's)"},
+                        {"shared_operand", ", each step's multiplier read from shared memory"}};
   for (const std::string dt : {"f32", "f64"})
-    for (const std::string step : {"", "precise_fma", "precise_mul_add", "shared_operand"}) {
+    for (const auto& [step, step_what] : steps) {
       const std::array<std::int32_t, 1> spec{iterations};
       const std::string shader = "fma_peak_" + (step.empty() ? "" : step + "_") + dt;
       const vulkan::Pipeline* pipeline = rt.pipeline(shader, spec);
@@ -221,11 +229,7 @@ void fma_peaks(Context& c) {
                         });
                       }});
       ids.push_back("kernels.fma_peak." + dt + (step.empty() ? "" : "." + step));
-      whats.push_back(dt + " multiply-add peak of shaders" +
-                      (step == "precise_fma"       ? ", each step a precise fma (fast's)"
-                       : step == "precise_mul_add" ? ", each step a precise product and sum (exact's)"
-                       : step == "shared_operand"  ? ", each step's multiplier read from shared memory"
-                                                   : ""));
+      whats.push_back(dt + " multiply-add peak of shaders" + step_what);
     }
   const std::vector<Stats> s = alternate(arms, c.o.repeat, c.o.warmup_ms);
   const double tflop = 2.0 * 8 * iterations * 256.0 * groups / 1e12;

@@ -4,6 +4,7 @@
 
 #include "bench/child.hpp"
 #include "bench/suites/peers.hpp"
+#include "core/text.hpp"
 #include "io/json.hpp"
 #include "nxv/error.hpp"
 
@@ -13,11 +14,6 @@ namespace {
 
 double number(const io::json::Value* v) {
   return v != nullptr && v->kind == io::json::Value::Kind::number ? std::stod(v->text) : std::nan("");
-}
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
 }
 
 }  // namespace
@@ -41,7 +37,7 @@ PeerRun run_peer(const Options& o, const std::vector<std::string>& args, const s
   const ChildResult child = run_child(argv);
   PeerRun run;
   run.exit_code = child.exit_code;
-  run.output = trimmed(child.output);
+  run.output = std::string(trim_whitespace(child.output));
   switch (child.exit_code) {
     case 0:
       break;

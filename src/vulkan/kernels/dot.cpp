@@ -159,9 +159,6 @@ bool tensor_dot_possible(Precision precision, DType dtype) {
   return precision == Precision::fast && dtype == DType::f16 && runtime().features().tensor_cores_f16;
 }
 
-// Whether the size rule may pick `tensor`: the whole test suite has run with it on the H100 (bench/RESULTS.md).
-bool tensor_dot_default(Precision precision, DType dtype) { return tensor_dot_possible(precision, dtype); }
-
 DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
                             std::int64_t k, bool tensor_cores) {
   // Measured on the H200 (bench/RESULTS.md, `nxv-bench --gemm-only --dot-kernels tiled,mid,big`): f32 mid 29.8
@@ -232,8 +229,7 @@ std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const
   const bool blocked_dtype = is_float(out.dtype);
   p.fast = at.precision == Precision::fast && is_float(out.dtype);
   const bool tensor = tensor_dot_possible(at.precision, out.dtype);
-  p.kernel = forced_dot_kernel().value_or(choose_dot_kernel(at.precision, out.dtype, p.batches, p.m, p.n, p.k,
-                                                            tensor_dot_default(at.precision, out.dtype)));
+  p.kernel = forced_dot_kernel().value_or(choose_dot_kernel(at.precision, out.dtype, p.batches, p.m, p.n, p.k, tensor));
   if (p.kernel == DotKernel::tensor && !tensor) p.kernel = DotKernel::mid;
   if (!blocked_dtype) p.kernel = DotKernel::tiled;
   p.splits = dot_k_splits(at.precision, out.dtype, p.batches, p.m, p.n, p.k);

@@ -36,10 +36,8 @@ std::optional<DotKernel> parse_dot_kernel(std::string_view name);
 DotKernel choose_dot_kernel(Precision precision, DType dtype, std::int64_t batches, std::int64_t m, std::int64_t n,
                             std::int64_t k, bool tensor_cores = false);
 // Whether the `tensor` variant can run a dot of this mode and dtype on this device (f16, fast, tensor cores);
-// where it cannot, a forced `tensor` runs `mid`.
+// where it cannot, a forced `tensor` runs `mid`. Where it can, the size rule takes it for large problems.
 bool tensor_dot_possible(Precision precision, DType dtype);
-// Whether the size rule takes `tensor` for such dots on this device, not only a forced one (dot.cpp says when).
-bool tensor_dot_default(Precision precision, DType dtype);
 
 // In fast, a float dot of one matrix product whose result fills few 64 x 64 tiles and whose K is long splits K into
 // this many chunks (1: no split): each chunk's product is one batch of the same kernel (fma steps over its part of

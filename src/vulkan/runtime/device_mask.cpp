@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/settings.hpp"
+#include "core/text.hpp"
 #include "nxv/error.hpp"
 
 namespace nxv::vulkan {
@@ -30,19 +31,13 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
   return std::nullopt;
 }
 
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 DeviceMask parse_device_mask(std::string_view setting) {
   DeviceMask mask;
   while (!setting.empty()) {
     const std::size_t comma = std::min(setting.find(','), setting.size());
-    const std::string_view entry = trimmed(setting.substr(0, comma));
+    const std::string_view entry = trim_whitespace(setting.substr(0, comma));
     setting.remove_prefix(std::min(comma + 1, setting.size()));
     if (entry.empty()) continue;
     const std::string_view name = entry.substr(0, entry.find('='));

@@ -191,7 +191,7 @@ TEST(VulkanDotFast, TheSameBitsRunAfterRunAndFromEveryVariant) {
       EXPECT_EQ(testing::compare_exact(automatic, dot_of(p, a, b, Precision::fast).to_host()), "") << what;
       expect_within_bound(p, t, o, automatic, "fast dot " + what);
       const bool automatic_is_tensor =
-          kernels::tensor_dot_default(Precision::fast, t) &&
+          kernels::tensor_dot_possible(Precision::fast, t) &&
           kernels::choose_dot_kernel(Precision::fast, t, std::max<std::int64_t>(p.batch, 1), p.m, p.n, p.k, true) ==
               DotKernel::tensor;
       Tensor k_order;  // the variants that sum in k order agree with each other
