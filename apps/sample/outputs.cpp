@@ -1,6 +1,7 @@
 #include "sample/outputs.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 
@@ -42,10 +43,12 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
   NXV_CHECK(!ec, "nxv-sample", "cannot write ", path.string(), " (", ec.message(), ")");
 }
 
+// The shortest text that reads back as exactly `v` (std::to_chars): a tenth of snprintf's "%.17g" time, which was
+// most of writing draws.csv (719 MB at 65536 chains x 40 draws of the logistic model), and shorter files.
 std::string number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  const auto [end, error] = std::to_chars(buf, buf + sizeof buf, v);
+  return error == std::errc() ? std::string(buf, end) : std::string("nan");
 }
 
 // File names keep letters, digits, '_' and '-': "beta[1,0]" -> "beta_1_0".

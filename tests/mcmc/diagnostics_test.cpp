@@ -2,6 +2,7 @@
 // make_diagnostics_reference.py) to 4 significant digits, and the statistical behaviour the definitions promise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <span>
@@ -137,6 +138,27 @@ TEST(McmcDiagnostics, AnyRealDtypeAndParameterShape) {
   EXPECT_EQ(mcmc::ess_bulk(f32).to_vector<double>(), mcmc::ess_bulk(f64).to_vector<double>());
   const Tensor s32 = make_draws({1, 2, 3, 4, 5, 6, 7, 9, 8, 10}, {2, 5}, DType::s32);
   EXPECT_EQ(mcmc::draws_mean(s32).item(), 5.5);
+}
+
+// The quantile finds its two order statistics by selection, not a sort: the same numbers as the definition over
+// the sorted values, with ties, one draw, both ends and interpolation between neighbours.
+TEST(McmcDiagnostics, QuantilesEqualTheDefinitionOverSortedValues) {
+  std::mt19937_64 rng(11);
+  for (const std::int64_t n : {1, 2, 3, 5, 8, 101}) {
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (double& x : v) x = static_cast<double>(rng() % 7) - 3.5 + (rng() % 2 == 0 ? 0.25 : 0.0);  // many ties
+    std::vector<double> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    for (const double q : {0.0, 0.05, 0.3, 0.5, 0.95, 1.0}) {
+      const double nn = static_cast<double>(n), aleph = nn * q + (1 - q);
+      const double k = std::floor(std::clamp(aleph, 1.0, std::max(nn - 1, 1.0)));
+      const double g = std::clamp(aleph - k, 0.0, 1.0);
+      const auto i = static_cast<std::size_t>(k);
+      const double want = n == 1 ? sorted[0] : (1 - g) * sorted[i - 1] + g * sorted[i];
+      EXPECT_EQ(mcmc::draws_quantile(make_draws(v, {1, n}), q).to_vector<double>().at(0), want)
+          << n << " draws, q " << q;
+    }
+  }
 }
 
 TEST(McmcDiagnostics, BadInputNamesTheFunctionAndTheExpectation) {
