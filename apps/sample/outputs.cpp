@@ -46,9 +46,8 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
 // The shortest text that reads back as exactly `v` (std::to_chars): a tenth of snprintf's "%.17g" time, which was
 // most of writing draws.csv (719 MB at 65536 chains x 40 draws of the logistic model), and shorter files.
 std::string number(double v) {
-  char buf[32];
-  const auto [end, error] = std::to_chars(buf, buf + sizeof buf, v);
-  return error == std::errc() ? std::string(buf, end) : std::string("nan");
+  char buf[32];  // the longest shortest form of a double ("-2.2250738585072014e-308") is 24 characters
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
 }
 
 // File names keep letters, digits, '_' and '-': "beta[1,0]" -> "beta_1_0".
@@ -83,8 +82,8 @@ std::vector<ElementDraws> element_draws(const mcmc::Samples& s) {
   return out;
 }
 
-void write_draws_csv(const std::filesystem::path& path, const mcmc::Samples& s) {
-  const std::vector<ElementDraws> elements = element_draws(s);
+void write_draws_csv(const std::filesystem::path& path, const mcmc::Samples& s,
+                     const std::vector<ElementDraws>& elements) {
   const std::int64_t chains = s.log_density.dim(0), draws = s.log_density.dim(1);
   std::string text = "chain,draw";
   for (const ElementDraws& e : elements) text += ',' + e.name;
@@ -131,10 +130,10 @@ std::vector<std::filesystem::path> write_outputs(const std::filesystem::path& di
   std::filesystem::create_directories(dir, ec);
   NXV_CHECK(!ec, "nxv-sample", "cannot create the output directory ", dir.string(), " (", ec.message(), ")");
   std::vector<std::filesystem::path> written{dir / "draws.csv", dir / "draws.safetensors", dir / "summary.txt"};
-  write_draws_csv(written[0], s);
+  const std::vector<ElementDraws> elements = element_draws(s);
+  write_draws_csv(written[0], s, elements);
   write_draws_safetensors(written[1], s, metadata);
   write_text_file(written[2], summary);
-  const std::vector<ElementDraws> elements = element_draws(s);
   for (std::size_t i = 0; i < elements.size() && i < max_plotted; ++i) {
     const std::string stem = file_stem(elements[i].name);
     written.push_back(dir / ("trace_" + stem + ".png"));

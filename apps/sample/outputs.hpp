@@ -20,8 +20,10 @@ struct ElementDraws {
 std::vector<ElementDraws> element_draws(const mcmc::Samples& samples);
 
 // draws.csv: one row per (chain, draw): chain, draw, each parameter element, log_density, accept_stat, diverging,
-// tree_depth, num_steps, step_size, energy (17 significant digits).
-void write_draws_csv(const std::filesystem::path& path, const mcmc::Samples& samples);
+// tree_depth, num_steps, step_size, energy (each number the shortest text that reads back as exactly its double).
+// `elements` is element_draws(samples), which write_outputs also plots.
+void write_draws_csv(const std::filesystem::path& path, const mcmc::Samples& samples,
+                     const std::vector<ElementDraws>& elements);
 // draws.safetensors: each parameter [chains, draws, shape...] under its name, and "unconstrained", "log_density",
 // "accept_stat", "energy", "diverging", "num_steps", "tree_depth", "step_size", "inverse_mass" (metadata: the run).
 void write_draws_safetensors(const std::filesystem::path& path, const mcmc::Samples& samples,
