@@ -31,7 +31,8 @@ ALLOWED = {
     "vulkan/fusion": {"core", "ops", "trace", "vulkan/runtime", "vulkan/kernels"},
     "vulkan": {"core", "ops", "vulkan/runtime", "vulkan/kernels"},  # the backend: its kernels behind one switch
     "backends": {"core", "vulkan/runtime"},
-    "mcmc": {"core", "ops", "trace", "grad", "nn"},  # distributions draw from nn's key tensors; diagnostics on the host
+    "mcmc": {"core", "ops", "trace", "grad", "nn"},
+    "linalg": {"core", "ops"},  # built from ops; its own ops' kernels live in reference/ and vulkan/  # distributions draw from nn's key tensors; diagnostics on the host
 }
 
 # Which part implements each public header.
@@ -39,7 +40,7 @@ PUBLIC_HEADERS = {
     "backend.hpp": "core", "dtype.hpp": "core", "error.hpp": "core", "shape.hpp": "core", "tensor.hpp": "core",
     "ops.hpp": "ops", "indexing.hpp": "ops", "conv.hpp": "ops",
     "defn.hpp": "trace", "grad.hpp": "grad", "nn.hpp": "nn", "mcmc_diagnostics.hpp": "mcmc", "dist.hpp": "mcmc",
-    "bijections.hpp": "mcmc",
+    "bijections.hpp": "mcmc", "linalg.hpp": "linalg",
     # nxv/vulkan.hpp's functions live in the runtime, but for backend() (src/vulkan) and compiler() (fusion).
     "vulkan.hpp": "vulkan/runtime", "fallback.hpp": "vulkan/runtime", "nxv.hpp": "backends",
 }

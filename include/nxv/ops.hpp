@@ -245,6 +245,13 @@ Tensor covariance(const Tensor& x, std::int64_t ddof = 0);
 Tensor all_close(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
 // Nx.stack: tensors of one shape joined along a new axis `axis` (in [-(rank + 1), rank]); dtypes promote.
 Tensor stack(const std::vector<Tensor>& xs, int axis = 0);
+// Nx.tril / Nx.triu over the last two axes (rank >= 2): the elements on and below (tril) or on and above (triu)
+// diagonal k (0 the main one, k > 0 above it), zeros elsewhere (by select, so an infinity or NaN outside does not
+// leak in).
+Tensor tril(const Tensor& x, std::int64_t k = 0);
+Tensor triu(const Tensor& x, std::int64_t k = 0);
+// Nx.take_diagonal over the last two axes: [..., min(n, m)], element i being x[..., i, i].
+Tensor take_diagonal(const Tensor& x);
 
 }  // namespace nxv
 

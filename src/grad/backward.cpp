@@ -67,6 +67,12 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     // never followed (as JAX, whose bitcast_convert_type has a zero derivative).
     case OpCode::bitcast:
       return std::vector<Tensor>(v.x.size());
+    case OpCode::cholesky:
+    case OpCode::triangular_solve:
+    case OpCode::lu:
+    case OpCode::qr:
+    case OpCode::eigh:
+      return rules::linalg_vjp(v);
   }
   detail::fail("grad: no gradient rule for ", format_call(v.call));
 }

@@ -1,6 +1,7 @@
-// Composite ops (Nx's logsumexp, variance, standard_deviation, covariance, all_close, stack): each one call for
-// the user, built here from the primitive ops. So they run on every backend, are differentiated through the
-// primitives' rules (src/grad/) and, under jit, are fused by the Vulkan compiler like hand-written compositions.
+// Composite ops (Nx's logsumexp, variance, standard_deviation, covariance, all_close, stack, tril, triu,
+// take_diagonal): each one call for the user, built here from the primitive ops. So they run on every backend, are
+// differentiated through the primitives' rules (src/grad/) and, under jit, are fused by the Vulkan compiler like
+// hand-written compositions.
 #include <limits>
 
 #include "ops/apply.hpp"
@@ -112,6 +113,42 @@ Tensor stack(const std::vector<Tensor>& xs, int axis) {
   std::vector<Tensor> expanded;
   for (const Tensor& t : xs) expanded.push_back(expand_dims(t, a));
   return concatenate(expanded, a);
+}
+
+namespace {
+
+// Where column - row <= k (tril) or >= k (triu), as a pred [n, m] that broadcasts against [..., n, m].
+Tensor band_mask(const Tensor& x, std::int64_t k, bool lower, std::string_view op) {
+  check_defined(x, op);
+  NXV_CHECK(x.rank() >= 2, op, "needs a tensor of rank >= 2, got ", to_string(x.type()));
+  const Shape matrix{x.shape()[x.rank() - 2], x.shape()[x.rank() - 1]};
+  const Tensor offset = subtract(iota(matrix, 1, DType::s64, x.backend()), iota(matrix, 0, DType::s64, x.backend()));
+  const Tensor diagonal = scalar(static_cast<double>(k), DType::s64, x.backend());
+  return lower ? less_equal(offset, diagonal) : greater_equal(offset, diagonal);
+}
+
+}  // namespace
+
+Tensor tril(const Tensor& x, std::int64_t k) {
+  return select(band_mask(x, k, true, "tril"), x, zeros({}, x.dtype(), x.backend()));
+}
+
+Tensor triu(const Tensor& x, std::int64_t k) {
+  return select(band_mask(x, k, false, "triu"), x, zeros({}, x.dtype(), x.backend()));
+}
+
+// The flattened matrix read with stride m + 1: one slice, exact and differentiable.
+Tensor take_diagonal(const Tensor& x) {
+  check_defined(x, "take_diagonal");
+  NXV_CHECK(x.rank() >= 2, "take_diagonal", "needs a tensor of rank >= 2, got ", to_string(x.type()));
+  const int r = x.rank();
+  const std::int64_t n = x.shape()[r - 2], m = x.shape()[r - 1], k = std::min(n, m);
+  Shape flat(x.shape().begin(), x.shape().end() - 2), starts = Shape::filled(r - 1, 0), lengths = flat,
+                                                      strides = Shape::filled(r - 1, 1);
+  flat.push_back(n * m);
+  lengths.push_back(k);
+  strides.back() = m + 1;
+  return slice(reshape(x, flat), starts, lengths, strides);
 }
 
 }  // namespace nxv

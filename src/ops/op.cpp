@@ -7,10 +7,14 @@ namespace nxv {
 namespace {
 
 // The attribute structs in the order of OpAttrs, for attrs_mismatch's message.
-constexpr const char* kAttrsNames[] = {
-    "NoAttrs",     "UnaryAttrs", "BinaryAttrs", "ReduceAttrs",   "ArgReduceAttrs", "TransposeAttrs", "BroadcastAttrs",
-    "SliceAttrs",  "PadAttrs",   "AxisAttrs",   "ReverseAttrs",  "DotAttrs",       "FullAttrs",      "UniformAttrs",
-    "NormalAttrs", "ConvAttrs",  "WindowAttrs", "PutSliceAttrs", "SortAttrs",      "CumulativeAttrs"};
+constexpr const char* kAttrsNames[] = {"NoAttrs",        "UnaryAttrs",      "BinaryAttrs",
+                                       "ReduceAttrs",    "ArgReduceAttrs",  "TransposeAttrs",
+                                       "BroadcastAttrs", "SliceAttrs",      "PadAttrs",
+                                       "AxisAttrs",      "ReverseAttrs",    "DotAttrs",
+                                       "FullAttrs",      "UniformAttrs",    "NormalAttrs",
+                                       "ConvAttrs",      "WindowAttrs",     "PutSliceAttrs",
+                                       "SortAttrs",      "CumulativeAttrs", "TriangularSolveAttrs",
+                                       "QrAttrs"};
 static_assert(std::size(kAttrsNames) == std::variant_size_v<OpAttrs>, "one name per alternative of OpAttrs");
 
 }  // namespace

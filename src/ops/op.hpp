@@ -61,6 +61,17 @@ enum class OpCode : std::uint8_t {
   cumulative,       // sum, product, max, min scans
   // ---- reinterpretation ----
   bitcast,  // to out.dtype of the same width: a view (backends share the input's storage, as reshape)
+  // ---- linear algebra: f32 and f64, batched over every axis but the last two (include/nxv/linalg.hpp) ----
+  cholesky,          // a[..., n, n], its lower triangle read -> L[..., n, n], zeros above the diagonal
+  triangular_solve,  // (a[..., n, n], b[..., m, k]) -> x of b's shape: op(a) x = b (left side) or x op(a) = b
+  lu,                // a[..., n, n] -> [..., n, n + 2]: L's strict lower part (unit diagonal implied) and U packed
+                     // in columns 0..n-1, the row permutation (row i of PA is row perm[i] of A) in column n, and
+                     // LAPACK's pivot rows (row j swapped with ipiv[j] at step j) in column n + 1, as floats
+  qr,    // a[..., m, n] -> [..., m + 1, q + n], q = m (complete) or min(m, n) (reduced): Q in columns 0..q-1 of rows
+         // 0..m-1, R in columns q.. of rows 0..q-1 (zeros below), and row m scratch (Householder's scalars)
+  eigh,  // a[..., n, n], its lower triangle read as a symmetric matrix -> [..., 2n + 2, n]: the eigenvectors in the
+         // columns of rows 0..n-1, the matrix rotated to diagonal in rows n..2n-1 (its diagonal: the eigenvalues, in
+         // no particular order), rows 2n and 2n + 1 scratch (the last step's rotations)
 };
 
 // Function ids of the elementwise ops. The numbers are shared with the shaders (see elementwise.def).
@@ -86,8 +97,8 @@ const char* fn_name(ArgReduceFn f);
 // ---- The attribute structs, one per op family (op_info() says which op takes which) ----
 // Every field has an initializer, so that designated initializers may leave any out.
 
-// select, clip, cast, reshape, eye, gather, indexed_add, indexed_put, bitcast: the inputs and the result type say
-// it all.
+// select, clip, cast, reshape, eye, gather, indexed_add, indexed_put, bitcast, cholesky, lu, eigh: the inputs and the
+// result type say it all.
 using NoAttrs = std::monostate;
 
 struct UnaryAttrs {
@@ -183,10 +194,23 @@ struct CumulativeAttrs {
   bool reverse = false;  // scan from the end of the axis
 };
 
+// op(a) is a or its transpose; only the `lower` (or upper) triangle of a is read, and with unit_diagonal not
+// its diagonal either (taken as ones).
+struct TriangularSolveAttrs {
+  bool left_side = true;  // op(a) x = b; false: x op(a) = b
+  bool lower = true;
+  bool transpose_a = false;
+  bool unit_diagonal = false;
+};
+
+struct QrAttrs {
+  bool complete = false;  // Q square [m, m] and R [m, n]; reduced: Q [m, k], R [k, n], k = min(m, n)
+};
+
 using OpAttrs =
     std::variant<NoAttrs, UnaryAttrs, BinaryAttrs, ReduceAttrs, ArgReduceAttrs, TransposeAttrs, BroadcastAttrs,
                  SliceAttrs, PadAttrs, AxisAttrs, ReverseAttrs, DotAttrs, FullAttrs, UniformAttrs, NormalAttrs,
-                 ConvAttrs, WindowAttrs, PutSliceAttrs, SortAttrs, CumulativeAttrs>;
+                 ConvAttrs, WindowAttrs, PutSliceAttrs, SortAttrs, CumulativeAttrs, TriangularSolveAttrs, QrAttrs>;
 
 namespace detail {
 template <class A, class... Ts>
@@ -284,6 +308,16 @@ constexpr OpInfo op_info(OpCode code) {
       return {"cumulative", attrs_index<CumulativeAttrs>};
     case OpCode::bitcast:
       return {"bitcast", attrs_index<NoAttrs>};
+    case OpCode::cholesky:
+      return {"cholesky", attrs_index<NoAttrs>};
+    case OpCode::triangular_solve:
+      return {"triangular_solve", attrs_index<TriangularSolveAttrs>};
+    case OpCode::lu:
+      return {"lu", attrs_index<NoAttrs>};
+    case OpCode::qr:
+      return {"qr", attrs_index<QrAttrs>};
+    case OpCode::eigh:
+      return {"eigh", attrs_index<NoAttrs>};
   }
   return {"?", attrs_index<NoAttrs>};
 }

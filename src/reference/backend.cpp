@@ -188,6 +188,21 @@ class ReferenceBackend final : public Backend {
         break;
       case OpCode::bitcast:
         return arg(0).storage();  // a view: the same bytes read as a dtype of the same width
+      case OpCode::cholesky:
+        cholesky(arg(0), out, dst());
+        break;
+      case OpCode::triangular_solve:
+        triangular_solve(call.attrs_as<TriangularSolveAttrs>(), arg(0), arg(1), out, dst());
+        break;
+      case OpCode::lu:
+        lu(arg(0), out, dst());
+        break;
+      case OpCode::qr:
+        qr(call.attrs_as<QrAttrs>(), arg(0), out, dst());
+        break;
+      case OpCode::eigh:
+        eigh(arg(0), out, dst());
+        break;
     }
     NXV_CHECK(result != nullptr, describe(call), "the reference backend has no kernel for op code ",
               static_cast<int>(call.code));

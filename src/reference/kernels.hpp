@@ -67,6 +67,15 @@ void sort(const SortAttrs& attrs, const Tensor& x, const TensorType& out, std::b
 void argsort(const SortAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
 void cumulative(const CumulativeAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
 
+// linalg.cpp: f32/f64 matrices in the last two axes, one at a time (layouts in ops/op.hpp)
+void cholesky(const Tensor& a, const TensorType& out, std::byte* dst);
+void triangular_solve(const TriangularSolveAttrs& attrs, const Tensor& a, const Tensor& b, const TensorType& out,
+                      std::byte* dst);
+void lu(const Tensor& a, const TensorType& out, std::byte* dst);
+// linalg_orthogonal.cpp
+void qr(const QrAttrs& attrs, const Tensor& a, const TensorType& out, std::byte* dst);
+void eigh(const Tensor& a, const TensorType& out, std::byte* dst);
+
 // conv.cpp, window.cpp: the CNN ops (include/nxv/conv.hpp defines their orders)
 void conv(const ConvAttrs& attrs, const Tensor& x, const Tensor& w, const TensorType& out, std::byte* dst);
 void window_reduce(const WindowAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);

@@ -123,6 +123,13 @@ Tensor batch_concatenate(const RuleContext& c) {
 
 Tensor batch_one_input(const RuleContext& c) { return apply(c.call, {c.args[0].value}, batched_type(c)); }
 
+// Ops batched over their leading axes already (linear algebra): every input batched, the call unchanged.
+Tensor batch_every_input(const RuleContext& c) {
+  std::vector<Tensor> args;
+  for (const Batched& a : c.args) args.push_back(ensure_batched(a, c.size));
+  return apply(c.call, args, batched_type(c));
+}
+
 [[noreturn]] Tensor no_inputs(const RuleContext& c) {
   detail::fail("vectorize: ", describe(c.call), " has no inputs, so it cannot be batched (a bug in vectorize)");
 }
@@ -198,6 +205,12 @@ Tensor batch_op(const RuleContext& c) {
       return batch_attrs<CumulativeAttrs>(c, [](CumulativeAttrs& a) { ++a.axis; });
     case OpCode::bitcast:  // elementwise: the batched bits reinterpreted alike
       return batch_one_input(c);
+    case OpCode::cholesky:
+    case OpCode::triangular_solve:
+    case OpCode::lu:
+    case OpCode::qr:
+    case OpCode::eigh:
+      return batch_every_input(c);
   }
   detail::fail("vectorize: no batching rule for ", describe(c.call));
 }

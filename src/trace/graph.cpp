@@ -223,6 +223,12 @@ std::string format_call(const OpCall& call) {
     case OpCode::put_slice:
       s << "(starts=" << to_string(call.attrs_as<PutSliceAttrs>().starts) << ")";
       break;
+    case OpCode::triangular_solve: {
+      const TriangularSolveAttrs& a = call.attrs_as<TriangularSolveAttrs>();
+      s << "(" << (a.left_side ? "left" : "right") << ", " << (a.lower ? "lower" : "upper")
+        << (a.transpose_a ? ", transpose_a" : "") << (a.unit_diagonal ? ", unit_diagonal" : "") << ")";
+      break;
+    }
     case OpCode::gather:
     case OpCode::indexed_add:
     case OpCode::indexed_put:
@@ -232,6 +238,12 @@ std::string format_call(const OpCall& call) {
     case OpCode::reshape:
     case OpCode::eye:
     case OpCode::bitcast:
+    case OpCode::cholesky:
+    case OpCode::lu:
+    case OpCode::eigh:
+      break;
+    case OpCode::qr:
+      s << (call.attrs_as<QrAttrs>().complete ? "(complete)" : "(reduced)");
       break;
   }
   return s.str();

@@ -98,6 +98,12 @@ class VulkanBackend final : public Backend {
       case OpCode::argsort:
       case OpCode::cumulative:
         return kernels::sorting(call, in, out, result);
+      case OpCode::cholesky:
+      case OpCode::triangular_solve:
+      case OpCode::lu:
+      case OpCode::qr:
+      case OpCode::eigh:
+        return kernels::linalg(call, in, out, result);
       case OpCode::reshape:
       case OpCode::bitcast:
         return false;  // handled in execute()

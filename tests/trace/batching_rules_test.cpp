@@ -6,6 +6,7 @@
 #include <set>
 
 #include "nxv/grad.hpp"
+#include "nxv/linalg.hpp"
 #include "nxv/vectorize.hpp"
 #include "support/parity.hpp"
 #include "trace/graph.hpp"
@@ -307,6 +308,27 @@ std::vector<Case> cases() {
        {batched(f32({3, 2, 8, 300}, 101), 0), batched(f32({3, 16, 8, 5}, 102), 0)}},
       {"sort of several workgroups", [](auto& x) { return sort(x[0], 0); }, {batched(f32({3, 2000}, 103), 0)}},
       {"stop_gradient", [](auto& x) { return stop_gradient(x[0]) * 2.0; }, {batched(f32({3, 4}, 88), 0)}},
+      // Linear algebra: batched over the leading axes already.
+      {"cholesky",
+       [](auto& x) {
+         return linalg::cholesky(x[0] + eye(Shape{4, 4}, DType::f32, x[0].backend()) * 4.0);
+       },
+       {batched(test_uniform(DType::f32, {4, 3, 4}, 104, -1.0, 1.0), 1)}},
+      {"lu",
+       [](auto& x) { return linalg::lu(x[0]).u; },
+       {batched(test_uniform(DType::f32, {3, 5, 5}, 105, -1.0, 1.0), 0)}},
+      {"qr",
+       [](auto& x) { return linalg::qr(x[0]).r; },
+       {batched(test_uniform(DType::f32, {5, 3, 3}, 108, -1.0, 1.0), 2)}},
+      {"eigh",
+       [](auto& x) { return linalg::eigh(x[0]).eigenvectors; },
+       {batched(test_uniform(DType::f32, {3, 4, 4}, 109, -1.0, 1.0), 0)}},
+      {"triangular_solve",
+       [](auto& x) {
+         return linalg::triangular_solve(x[0] + eye(Shape{4, 4}, DType::f32, x[0].backend()) * 3.0, x[1]);
+       },
+       {shared(test_uniform(DType::f32, {4, 4}, 106, -1.0, 1.0)),
+        batched(test_uniform(DType::f32, {4, 2, 3}, 107, -1.0, 1.0), 2)}},
   };
 }
 

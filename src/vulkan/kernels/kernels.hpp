@@ -35,6 +35,9 @@ enum class ConvSplit { automatic, always, never };
 void set_conv_split(ConvSplit policy);
 bool window(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // window_reduce,
                                                                                        // window_scatter
+bool linalg(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // cholesky,
+                                                                                       // triangular_solve, lu,
+                                                                                       // qr, eigh
 
 // ---- shared between families ---------------------------------------------------------------------------------
 // movement.cpp: a contiguous copy of the `shape` elements of `src` read at offset + sum(index * strides) (strides

@@ -1,0 +1,96 @@
+// The front ends of the linear-algebra ops (OpCode::cholesky, triangular_solve, lu): argument checks, batch
+// broadcasting, and the unpacking of lu's packed result. Semantics in include/nxv/linalg.hpp.
+#include "linalg/linalg_internal.hpp"
+#include "nxv/linalg.hpp"
+#include "ops/apply.hpp"
+
+namespace nxv::linalg {
+
+void check_matrices(const Tensor& a, std::string_view op, bool square) {
+  check_defined(a, op);
+  NXV_CHECK(a.rank() >= 2, op, "needs matrices in the last two axes (rank >= 2), got ", to_string(a.type()));
+  NXV_CHECK(a.dtype() == DType::f32 || a.dtype() == DType::f64, op,
+            "needs f32 or f64 matrices (convert with as_type), got ", to_string(a.type()));
+  if (square)
+    NXV_CHECK(a.shape()[a.rank() - 1] == a.shape()[a.rank() - 2], op,
+              "needs square matrices in the last two axes, got ", to_string(a.type()));
+}
+
+Shape batch_shape(const Tensor& t, int matrix_axes) {
+  return Shape(t.shape().begin(), t.shape().end() - matrix_axes);
+}
+
+Tensor broadcast_batch(const Tensor& t, const Shape& batch, int matrix_axes) {
+  Shape target = batch;
+  for (int d = t.rank() - matrix_axes; d < t.rank(); ++d) target.push_back(t.shape()[d]);
+  return t.shape() == target ? t : broadcast(t, target);
+}
+
+Tensor cholesky(const Tensor& a) {
+  check_matrices(a, "cholesky", true);
+  return apply(OpCall{OpCode::cholesky, NoAttrs{}}, {a}, a.type());
+}
+
+Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveOptions& options) {
+  constexpr std::string_view op = "triangular_solve";
+  check_matrices(a, op, true);
+  check_defined(b, op);
+  NXV_CHECK(b.dtype() == DType::f32 || b.dtype() == DType::f64, op, "needs f32 or f64 b (convert with as_type), got ",
+            to_string(b.type()));
+  const DType dtype = promote(a.dtype(), b.dtype());
+  const std::int64_t n = a.shape().back();
+  const bool vector = b.rank() == a.rank() - 1 || b.rank() == 1;
+  NXV_CHECK(vector || b.rank() >= 2, op, "b must be vectors (rank 1 or a's rank - 1) or matrices, got ",
+            shapes_of(std::vector<Tensor>{a, b}));
+  const int b_matrix_axes = vector ? 1 : 2;
+  const std::int64_t b_n = vector ? b.shape().back() : b.shape()[b.rank() - (options.left_side ? 2 : 1)];
+  NXV_CHECK(b_n == n, op, "b's ", options.left_side ? "rows" : "columns", " (", b_n, ") must match a's order ", n,
+            ", got ", shapes_of(std::vector<Tensor>{a, b}));
+  const Shape batch = broadcast_shapes(batch_shape(a, 2), batch_shape(b, b_matrix_axes), op);
+  const Tensor a_full = broadcast_batch(as_type(a, dtype), batch, 2);
+  Tensor b_full = broadcast_batch(as_type(b, dtype), batch, b_matrix_axes);
+  Shape b_matrix = b_full.shape();
+  if (vector) {
+    b_matrix.insert(b_matrix.size() - (options.left_side ? 0 : 1), 1);
+    b_full = reshape(b_full, b_matrix);
+  }
+  const TriangularSolveAttrs attrs{options.left_side, options.lower, options.transpose_a, options.unit_diagonal};
+  const Tensor x = apply(OpCall{OpCode::triangular_solve, attrs}, {a_full, b_full}, b_full.type());
+  if (!vector) return x;
+  Shape vector_shape = batch;
+  vector_shape.push_back(n);
+  return reshape(x, vector_shape);
+}
+
+Packed lu_packed(const Tensor& a, std::string_view op) {
+  check_matrices(a, op, true);
+  const int r = a.rank();
+  const std::int64_t n = a.shape()[r - 1];
+  Shape packed_shape = a.shape();
+  packed_shape.back() = n + 2;
+  const Tensor packed = apply(OpCall{OpCode::lu, NoAttrs{}}, {a}, {packed_shape, a.dtype()});
+  const Shape zeros = Shape::filled(r, 0);
+  Shape lengths = a.shape(), column = zeros;
+  Packed p;
+  p.factors = slice(packed, zeros, lengths);
+  lengths.back() = 1;
+  column.back() = n;
+  p.permutation = as_type(squeeze(slice(packed, column, lengths), Axes{r - 1}), DType::s64);
+  column.back() = n + 1;
+  p.pivots = as_type(squeeze(slice(packed, column, lengths), Axes{r - 1}), DType::s64);
+  return p;
+}
+
+LU lu(const Tensor& a) {
+  const Packed packed = lu_packed(a, "lu");
+  const int r = a.rank();
+  const std::int64_t n = a.shape()[r - 1];
+  // p[row, column] = (perm[column] == row): a = p l u because row i of l u is row perm[i] of a.
+  Shape matrix = a.shape();
+  const Tensor rows = iota(matrix, r - 2, DType::s64, a.backend());
+  const Tensor p = as_type(equal(rows, expand_dims(packed.permutation, r - 2)), a.dtype());
+  const Tensor l = add(tril(packed.factors, -1), eye(Shape{n, n}, a.dtype(), a.backend()));
+  return {p, l, triu(packed.factors)};
+}
+
+}  // namespace nxv::linalg

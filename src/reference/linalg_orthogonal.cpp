@@ -1,0 +1,194 @@
+// Reference kernels of the orthogonal factorisations (OpCode::qr, eigh): Householder QR (LAPACK geqr2 + org2r) and
+// cyclic Jacobi for the symmetric eigenproblem, in the order the Vulkan kernels (src/vulkan/kernels/linalg_qr.comp,
+// linalg_eigh.comp) run them. Packed layouts in ops/op.hpp.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "reference/kernels.hpp"
+
+namespace nxv::reference {
+
+namespace {
+
+template <class T>
+std::vector<T> elements(const Tensor& t) {
+  std::vector<T> v(static_cast<std::size_t>(t.size()));
+  if (!v.empty()) std::memcpy(v.data(), host_bytes(t), v.size() * sizeof(T));
+  return v;
+}
+
+// One m x n matrix into out's [m + 1, q + n] block. Step j reflects column j below the diagonal onto beta e_j with
+// H = I − tau v vᵀ (v_j = 1, the rest of v stored where the column was; LAPACK's dlarfg convention), then applies H
+// to the columns right of j. Q = H_0 ⋯ H_{k−1} is built backwards from the identity (LAPACK's dorg2r).
+template <class T>
+void qr_one(const T* a, T* out, std::int64_t m, std::int64_t n, std::int64_t q) {
+  const std::int64_t width = q + n, k = std::min(m, n);
+  const auto r = [&](std::int64_t i, std::int64_t c) -> T& { return out[i * width + q + c]; };
+  const auto qm = [&](std::int64_t i, std::int64_t c) -> T& { return out[i * width + c]; };
+  T* tau = out + m * width;
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t c = 0; c < n; ++c) r(i, c) = a[i * n + c];
+  for (std::int64_t j = 0; j < k; ++j) {
+    const T alpha = r(j, j);
+    T below = 0;  // the squared norm of the column below the diagonal
+    for (std::int64_t i = j + 1; i < m; ++i) below += r(i, j) * r(i, j);
+    T t = 0;
+    if (below != T(0)) {
+      const T norm = std::sqrt(alpha * alpha + below);
+      const T beta = alpha >= T(0) ? -norm : norm;
+      t = (beta - alpha) / beta;
+      const T scale = alpha - beta;
+      for (std::int64_t i = j + 1; i < m; ++i) r(i, j) = r(i, j) / scale;
+      r(j, j) = beta;
+    }
+    tau[j] = t;
+    for (std::int64_t c = j + 1; c < n; ++c) {
+      T w = r(j, c);
+      for (std::int64_t i = j + 1; i < m; ++i) w += r(i, j) * r(i, c);
+      const T tw = t * w;
+      r(j, c) -= tw;
+      for (std::int64_t i = j + 1; i < m; ++i) r(i, c) -= r(i, j) * tw;
+    }
+  }
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t c = 0; c < q; ++c) qm(i, c) = i == c ? T(1) : T(0);
+  for (std::int64_t j = k - 1; j >= 0; --j)
+    for (std::int64_t c = j; c < q; ++c) {
+      T w = qm(j, c);
+      for (std::int64_t i = j + 1; i < m; ++i) w += r(i, j) * qm(i, c);
+      const T tw = tau[j] * w;
+      qm(j, c) -= tw;
+      for (std::int64_t i = j + 1; i < m; ++i) qm(i, c) -= r(i, j) * tw;
+    }
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t c = 0; c < std::min(i, n); ++c) r(i, c) = T(0);
+  for (std::int64_t c = k; c < width; ++c) tau[c] = T(0);
+}
+
+constexpr int kMaxJacobiSweeps = 60;  // include/nxv/linalg.hpp: Jacobi converges quadratically, in ~10 sweeps
+
+template <class T>
+struct JacobiRotation {
+  T c, s;
+};
+
+// The Jacobi rotation of pair (p, q) that zeroes a_pq (Golub & Van Loan, Algorithm 8.5.1): (c, s), or s = 0 where
+// |a_pq| is negligible against the diagonal (ε·sqrt|a_pp|·sqrt|a_qq|, or exactly zero).
+template <class T>
+JacobiRotation<T> jacobi_rotation(T app, T aqq, T apq) {
+  const T eps = std::numeric_limits<T>::epsilon();
+  if (!(std::abs(apq) > eps * std::sqrt(std::abs(app)) * std::sqrt(std::abs(aqq)))) return {T(1), T(0)};
+  const T theta = (aqq - app) / (apq + apq);
+  const T t = (theta >= T(0) ? T(1) : T(-1)) / (std::abs(theta) + std::sqrt(theta * theta + T(1)));
+  const T c = T(1) / std::sqrt(t * t + T(1));
+  return {c, t * c};
+}
+
+// Pair i of round-robin step `step` among `players` (even; player `players - 1` is a dummy when n is odd): player 0
+// stays, the others turn (the circle method), so that each sweep of players - 1 steps meets every pair once.
+void round_robin_pair(std::int64_t players, std::int64_t step, std::int64_t i, std::int64_t& p, std::int64_t& q) {
+  const auto at = [&](std::int64_t position) {
+    return position == 0 ? 0 : 1 + (position - 1 + step) % (players - 1);
+  };
+  p = at(i);
+  q = at(players - 1 - i);
+  if (p > q) std::swap(p, q);
+}
+
+// Cyclic Jacobi on one symmetric n x n matrix (its lower triangle read), into out's [2n + 2, n] block: V in rows
+// 0..n-1, the rotated matrix in rows n..2n-1 (its diagonal: the eigenvalues), rows 2n and 2n+1 the rotations' c and
+// s. Each round-robin step computes the rotations of its n/2 disjoint pairs, then applies them to the rows, then
+// to the columns of A (zeroing a_pq and a_qp) and of V. Sweeps stop when one rotates nothing (at most kMaxSweeps).
+template <class T>
+void eigh_one(const T* a, T* out, std::int64_t n) {
+  T* v = out;
+  T* w = out + n * n;
+  T* cs = out + 2 * n * n;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t c = 0; c < n; ++c) {
+      w[i * n + c] = i >= c ? a[i * n + c] : a[c * n + i];
+      v[i * n + c] = i == c ? T(1) : T(0);
+    }
+  const std::int64_t players = n + (n % 2), pairs = players / 2;
+  for (int sweep = 0; sweep < kMaxJacobiSweeps; ++sweep) {
+    bool rotated = false;
+    for (std::int64_t step = 0; step + 1 < players; ++step) {
+      for (std::int64_t i = 0; i < pairs; ++i) {
+        std::int64_t p, q;
+        round_robin_pair(players, step, i, p, q);
+        JacobiRotation<T> rot{T(1), T(0)};
+        if (q < n) rot = jacobi_rotation(w[p * n + p], w[q * n + q], w[p * n + q]);
+        cs[i] = rot.c;
+        cs[n + i] = rot.s;
+        rotated = rotated || rot.s != T(0);
+      }
+      for (std::int64_t i = 0; i < pairs; ++i) {  // rows p and q of A
+        const T c = cs[i], s = cs[n + i];
+        if (s == T(0)) continue;
+        std::int64_t p, q;
+        round_robin_pair(players, step, i, p, q);
+        for (std::int64_t k = 0; k < n; ++k) {
+          const T ap = w[p * n + k], aq = w[q * n + k];
+          w[p * n + k] = c * ap - s * aq;
+          w[q * n + k] = s * ap + c * aq;
+        }
+      }
+      for (std::int64_t i = 0; i < pairs; ++i) {  // columns p and q of A and V
+        const T c = cs[i], s = cs[n + i];
+        if (s == T(0)) continue;
+        std::int64_t p, q;
+        round_robin_pair(players, step, i, p, q);
+        for (std::int64_t k = 0; k < n; ++k) {
+          const T ap = w[k * n + p], aq = w[k * n + q];
+          w[k * n + p] = k == q ? T(0) : c * ap - s * aq;
+          w[k * n + q] = k == p ? T(0) : s * ap + c * aq;
+          const T vp = v[k * n + p], vq = v[k * n + q];
+          v[k * n + p] = c * vp - s * vq;
+          v[k * n + q] = s * vp + c * vq;
+        }
+      }
+    }
+    if (!rotated) break;
+  }
+}
+
+template <class F>
+void visit_float(DType dtype, F&& f) {
+  if (dtype == DType::f32)
+    f.template operator()<float>();
+  else
+    f.template operator()<double>();
+}
+
+}  // namespace
+
+void qr(const QrAttrs& attrs, const Tensor& a, const TensorType& out, std::byte* dst) {
+  visit_float(out.dtype, [&]<class T>() {
+    const int rank = a.rank();
+    const std::int64_t m = a.shape()[rank - 2], n = a.shape()[rank - 1];
+    const std::int64_t q = attrs.complete ? m : std::min(m, n);
+    const std::vector<T> av = elements<T>(a);
+    std::vector<T> packed(static_cast<std::size_t>(num_elements(out.shape)));
+    const std::int64_t count = m * n == 0 ? num_elements(out.shape) / std::max<std::int64_t>(1, (m + 1) * (q + n))
+                                          : a.size() / (m * n);
+    for (std::int64_t b = 0; b < count; ++b)
+      qr_one(av.data() + b * m * n, packed.data() + b * (m + 1) * (q + n), m, n, q);
+    if (!packed.empty()) std::memcpy(dst, packed.data(), packed.size() * sizeof(T));
+  });
+}
+
+void eigh(const Tensor& a, const TensorType& out, std::byte* dst) {
+  visit_float(out.dtype, [&]<class T>() {
+    const std::int64_t n = a.shape().back();
+    const std::vector<T> av = elements<T>(a);
+    std::vector<T> packed(static_cast<std::size_t>(num_elements(out.shape)));
+    const std::int64_t count = n == 0 ? 0 : a.size() / (n * n);
+    for (std::int64_t b = 0; b < count; ++b) eigh_one(av.data() + b * n * n, packed.data() + b * (2 * n + 2) * n, n);
+    if (!packed.empty()) std::memcpy(dst, packed.data(), packed.size() * sizeof(T));
+  });
+}
+
+}  // namespace nxv::reference

@@ -1,0 +1,189 @@
+// OpCode::qr (QR) and eigh (EIGH) on f32/f64 matrices, one matrix per workgroup, worked on in place in the packed
+// result (layouts in src/ops/op.hpp) with a workgroup barrier between steps: Householder QR and round-robin cyclic
+// Jacobi, each element seeing the operations of src/reference/linalg_orthogonal.cpp in the same order (`precise`,
+// no fused multiply-add). A step's scalar work (a column norm, the rotations) is one invocation's, as in the
+// reference; the row and column updates are spread over the workgroup.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "lib/common.glsl"
+
+#define GROUP 64u
+layout(local_size_x = 64) in;
+
+layout(std430, binding = 0) readonly buffer In { A_STORE a_data[]; };
+layout(std430, binding = 1) coherent buffer Out { A_STORE y[]; };
+
+layout(push_constant) uniform Push {
+  uint matrices;
+  uint m;  // rows (eigh: the order n)
+  uint n;  // columns
+  uint q;  // Q's columns (qr)
+} pc;
+
+void sync() {
+  memoryBarrierBuffer();
+  memoryBarrierShared();
+  barrier();
+}
+
+#if defined(QR)
+shared A_T step_tau;
+
+void main() {
+  uint mat = nxv_linear_group();
+  if (mat >= pc.matrices) return;
+  uint m = pc.m, n = pc.n, q = pc.q, lid = gl_LocalInvocationID.x;
+  uint width = q + n, k = min(m, n);
+  uint base = mat * (m + 1u) * width, a_base = mat * m * n;
+  uint r0 = base + q;  // R(i, c) = y[r0 + i * width + c]; Q(i, c) = y[base + i * width + c]; tau = row m
+  for (uint e = lid; e < m * n; e += GROUP) y[r0 + (e / n) * width + e % n] = a_data[a_base + e];
+  sync();
+  for (uint j = 0u; j < k; ++j) {
+    if (lid == 0u) {
+      A_T alpha = y[r0 + j * width + j];
+      precise A_T below = A_T(0);
+      for (uint i = j + 1u; i < m; ++i) {
+        A_T x = y[r0 + i * width + j];
+        precise A_T sq = x * x;
+        below = below + sq;
+      }
+      precise A_T t = A_T(0);
+      if (below != A_T(0)) {
+        precise A_T norm = sqrt(alpha * alpha + below);
+        precise A_T beta = alpha >= A_T(0) ? -norm : norm;
+        t = (beta - alpha) / beta;
+        precise A_T scale = alpha - beta;
+        for (uint i = j + 1u; i < m; ++i) {
+          precise A_T v = y[r0 + i * width + j] / scale;
+          y[r0 + i * width + j] = v;
+        }
+        y[r0 + j * width + j] = beta;
+      }
+      y[base + m * width + j] = t;
+      step_tau = t;
+    }
+    sync();
+    A_T t = step_tau;
+    for (uint c = j + 1u + lid; c < n; c += GROUP) {
+      precise A_T w = y[r0 + j * width + c];
+      for (uint i = j + 1u; i < m; ++i) w = w + y[r0 + i * width + j] * y[r0 + i * width + c];
+      precise A_T tw = t * w;
+      y[r0 + j * width + c] = y[r0 + j * width + c] - tw;
+      for (uint i = j + 1u; i < m; ++i) {
+        precise A_T r = y[r0 + i * width + c] - y[r0 + i * width + j] * tw;
+        y[r0 + i * width + c] = r;
+      }
+    }
+    sync();
+  }
+  for (uint e = lid; e < m * q; e += GROUP) y[base + (e / q) * width + e % q] = e / q == e % q ? A_STORE(1) : A_STORE(0);
+  sync();
+  for (uint jj = k; jj > 0u; --jj) {
+    uint j = jj - 1u;
+    A_T t = y[base + m * width + j];
+    for (uint c = j + lid; c < q; c += GROUP) {
+      precise A_T w = y[base + j * width + c];
+      for (uint i = j + 1u; i < m; ++i) w = w + y[r0 + i * width + j] * y[base + i * width + c];
+      precise A_T tw = t * w;
+      y[base + j * width + c] = y[base + j * width + c] - tw;
+      for (uint i = j + 1u; i < m; ++i) {
+        precise A_T r = y[base + i * width + c] - y[r0 + i * width + j] * tw;
+        y[base + i * width + c] = r;
+      }
+    }
+    sync();
+  }
+  for (uint e = lid; e < m * n; e += GROUP)
+    if (e / n > e % n) y[r0 + (e / n) * width + e % n] = A_STORE(0);
+  for (uint c = k + lid; c < width; c += GROUP) y[base + m * width + c] = A_STORE(0);
+}
+#endif
+
+#if defined(EIGH)
+#if defined(A_F64)
+const A_T EPSILON = 2.220446049250313e-16lf;
+#else
+const A_T EPSILON = 1.1920928955078125e-7;
+#endif
+const int MAX_SWEEPS = 60;  // as the reference's kMaxJacobiSweeps
+shared bool rotated;
+
+// Pair i of round-robin step `step` (the reference's round_robin_pair).
+uvec2 pair_of(uint players, uint step, uint i) {
+  uint p = i == 0u ? 0u : 1u + (i - 1u + step) % (players - 1u);
+  uint j = players - 1u - i;
+  uint q = j == 0u ? 0u : 1u + (j - 1u + step) % (players - 1u);
+  return p < q ? uvec2(p, q) : uvec2(q, p);
+}
+
+void main() {
+  uint mat = nxv_linear_group();
+  if (mat >= pc.matrices) return;
+  uint n = pc.m, lid = gl_LocalInvocationID.x;
+  uint base = mat * (2u * n + 2u) * n, a_base = mat * n * n;
+  uint v0 = base, w0 = base + n * n, c0 = base + 2u * n * n, s0 = c0 + n;
+  for (uint e = lid; e < n * n; e += GROUP) {
+    uint i = e / n, c = e % n;
+    y[w0 + e] = i >= c ? a_data[a_base + e] : a_data[a_base + c * n + i];
+    y[v0 + e] = i == c ? A_STORE(1) : A_STORE(0);
+  }
+  uint players = n + n % 2u, pairs = players / 2u;
+  for (int sweep = 0; sweep < MAX_SWEEPS; ++sweep) {
+    if (lid == 0u) rotated = false;
+    sync();
+    for (uint step = 0u; step + 1u < players; ++step) {
+      for (uint i = lid; i < pairs; i += GROUP) {
+        uvec2 pq = pair_of(players, step, i);
+        A_T c = A_T(1), s = A_T(0);
+        if (pq.y < n) {
+          A_T app = y[w0 + pq.x * n + pq.x], aqq = y[w0 + pq.y * n + pq.y], apq = y[w0 + pq.x * n + pq.y];
+          precise A_T bound = EPSILON * sqrt(abs(app)) * sqrt(abs(aqq));
+          if (abs(apq) > bound) {
+            precise A_T theta = (aqq - app) / (apq + apq);
+            precise A_T t = (theta >= A_T(0) ? A_T(1) : A_T(-1)) / (abs(theta) + sqrt(theta * theta + A_T(1)));
+            precise A_T cc = A_T(1) / sqrt(t * t + A_T(1));
+            precise A_T ss = t * cc;
+            c = cc;
+            s = ss;
+            rotated = true;
+          }
+        }
+        y[c0 + i] = c;
+        y[s0 + i] = s;
+      }
+      sync();
+      for (uint e = lid; e < pairs * n; e += GROUP) {  // rows p and q of A
+        uint i = e / n, k = e % n;
+        A_T c = y[c0 + i], s = y[s0 + i];
+        if (s == A_T(0)) continue;
+        uvec2 pq = pair_of(players, step, i);
+        A_T ap = y[w0 + pq.x * n + k], aq = y[w0 + pq.y * n + k];
+        precise A_T np = c * ap - s * aq;
+        precise A_T nq = s * ap + c * aq;
+        y[w0 + pq.x * n + k] = np;
+        y[w0 + pq.y * n + k] = nq;
+      }
+      sync();
+      for (uint e = lid; e < pairs * n; e += GROUP) {  // columns p and q of A and V
+        uint i = e / n, k = e % n;
+        A_T c = y[c0 + i], s = y[s0 + i];
+        if (s == A_T(0)) continue;
+        uvec2 pq = pair_of(players, step, i);
+        A_T ap = y[w0 + k * n + pq.x], aq = y[w0 + k * n + pq.y];
+        precise A_T np = c * ap - s * aq;
+        precise A_T nq = s * ap + c * aq;
+        y[w0 + k * n + pq.x] = k == pq.y ? A_STORE(0) : np;
+        y[w0 + k * n + pq.y] = k == pq.x ? A_STORE(0) : nq;
+        A_T vp = y[v0 + k * n + pq.x], vq = y[v0 + k * n + pq.y];
+        precise A_T nvp = c * vp - s * vq;
+        precise A_T nvq = s * vp + c * vq;
+        y[v0 + k * n + pq.x] = nvp;
+        y[v0 + k * n + pq.y] = nvq;
+      }
+      sync();
+    }
+    if (!rotated) break;  // uniform: every invocation reads it after the last step's barrier
+    sync();  // nobody resets it before all have read it
+  }
+}
+#endif
