@@ -38,7 +38,7 @@ Benchmarks nx_vulkan on the picked Vulkan device. Each suite runs its arms alter
 warm-up and reports medians (p10-p90) and ratios; results are checked against the reference backend first.
 A value follows its flag as the next argument or after '=' (--suite=mcmc); each flag at most once.
 
-  --suite LIST            train, peers, kernels, mcmc, or all (default all: train, peers, kernels); comma-separated
+  --suite LIST            train, peers, kernels, mcmc, linalg, or all (default all: train, peers, kernels); comma-separated
                             train:   value_and_grad + SGD + loss read back of mlp, lenet, cnn at batch 32 and 256,
                                      f32 and f64: Vulkan vs NXV_BATCH_MAX=0 vs the reference backend
                             peers:   the same steps (f32) in PyTorch, eager and torch.compile(mode="reduce-overhead"),
@@ -48,6 +48,8 @@ A value follows its flag as the next argument or after '=' (--suite=mcmc); each 
                             mcmc:    Bayesian logistic regression, our HMC (32 steps) and NUTS vs NumPyro's
                                      (bench/peers/numpyro_mcmc.py): gradient evaluations/s, bulk ESS/s;
                                      "skipped: no numpyro" without jax and numpyro (not in all: minutes per case)
+                            linalg:  cholesky, solve, lu, qr, eigh on 10^5 matrices of 8, 16, 32 and one of 512
+                                     (matrices/s), f32, vs torch.linalg in the same run (not in all)
   --json FILE             every raw sample, as JSON
   --markdown FILE         the tables, as Markdown (they are also printed on stdout)
   --append-results FILE   append date, commit, device, driver, the command and the tables (bench/RESULTS.md)
@@ -161,6 +163,7 @@ SuiteReport run_suite(const std::string& suite, Options o, const std::string& wo
     if (suite == "peers") report = run_peers_suite(o);
     if (suite == "kernels") report = run_kernels_suite(o);
     if (suite == "mcmc") report = run_mcmc_suite(o);
+    if (suite == "linalg") report = run_linalg_suite(o);
   } catch (const std::exception& e) {
     report = SuiteReport{suite, std::string("failed: ") + e.what(), {}, {}, {}, {}};
   }

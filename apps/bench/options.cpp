@@ -84,7 +84,7 @@ Command from_flags(std::map<std::string, std::string> v) {
   }
   if (v.count("--suite") && v["--suite"] != "all") {
     c.suites = split_list(v["--suite"]);
-    check_members("--suite", c.suites, {"train", "peers", "kernels", "mcmc"});
+    check_members("--suite", c.suites, {"train", "peers", "kernels", "mcmc", "linalg"});
   }
   c.suites_given = v.count("--suite") > 0;
   if (v.count("--write-baseline")) c.write_baseline = v["--write-baseline"];

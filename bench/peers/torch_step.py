@@ -336,17 +336,48 @@ def kernels(args):
     return torch, series
 
 
+def linalg(args):
+    """--linalg "fn:batch:n,...": torch.linalg on the matrices nxv-bench times (symmetrised, n added on the
+    diagonal); a case torch fails on (batched eigh has raised cuSOLVER internal errors) is logged and left out."""
+    torch = import_torch(args.device)
+    device = torch.device(args.device)
+    functions = {
+        "cholesky": lambda a, b: torch.linalg.cholesky(a),
+        "solve": lambda a, b: torch.linalg.solve(a, b),
+        "lu": lambda a, b: torch.linalg.lu(a),
+        "qr": lambda a, b: torch.linalg.qr(a),
+        "eigh": lambda a, b: torch.linalg.eigh(a),
+    }
+    series = []
+    for case in [c for c in args.linalg.split(",") if c]:
+        fn, batch, n = case.split(":")
+        batch, n = int(batch), int(n)
+        log(f"torch.linalg.{fn} {batch} x {n}x{n} f32")
+        x = torch.rand(batch, n, n, device=device) * 2 - 1
+        a = (x + x.transpose(1, 2)) * 0.5 + n * torch.eye(n, device=device)
+        b = torch.rand(batch, n, 1, device=device) * 2 - 1
+        try:
+            s = alternate(torch, [(fn, lambda a=a, b=b, f=functions[fn]: f(a, b))], args.repeat, args.warmup_ms)
+        except Exception as e:  # noqa: BLE001 -- any failure of torch's is a result to report, not a crash
+            log(f"torch.linalg.{fn} {batch} x {n}x{n} failed: {type(e).__name__}: {e}")
+            continue
+        series.append({"id": f"{fn}.{n}.b{batch}", "samples_s": s[fn]})
+        del x, a, b
+    return torch, series
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--in", dest="input", help="the directory nxv-bench exported (manifest.json)")
     p.add_argument("--json", help="where to write the results")
-    p.add_argument("--suite", default="train", choices=["train", "kernels"])
+    p.add_argument("--suite", default="train", choices=["train", "kernels", "linalg"])
     p.add_argument("--verify-export", action="store_true", help="read --in back without torch and exit")
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--warmup-ms", type=float, default=300)
     p.add_argument("--elements", default="67108864,268435456")
     p.add_argument("--gemm", default="1024,4096,8192")
     p.add_argument("--conv", default="32,64,64,56,3", help="batch,in,out,size,kernel")
+    p.add_argument("--linalg", default="cholesky:100000:16", help="linalg cases fn:batch:n, comma-separated")
     p.add_argument("--arms", default="eager,compiled", help="training-step arms (eager needs no torch.compile)")
     p.add_argument("--device", default="cuda", help="cuda; cpu only to test this script where there is no GPU")
     args = p.parse_args()
@@ -357,7 +388,8 @@ def main():
         return
     if not args.json or (args.suite == "train" and not args.input):
         p.error("--json is required, and --in for the training steps")
-    torch, series = train_steps(args) if args.suite == "train" else kernels(args)
+    run = {"train": train_steps, "kernels": kernels, "linalg": linalg}[args.suite]
+    torch, series = run(args)
     with open(args.json, "w") as f:
         device = torch.cuda.get_device_name() if args.device == "cuda" else args.device
         json.dump({"torch": torch.__version__, "device": device, "series": series}, f)

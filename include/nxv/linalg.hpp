@@ -37,9 +37,8 @@ struct TriangularSolveOptions {
   bool unit_diagonal = false;  // take a's diagonal as ones without reading it
 };
 // Nx.LinAlg.triangular_solve: x with op(a) x = b (or x op(a) = b). a is [..., n, n]; b is a batch of vectors
-// [..., n] when its rank is 1 or a's minus one, else of matrices [..., n, k] (left side) or [..., k, n] (right side); batch
-// axes broadcast (NumPy rules). The result has b's shape (batch axes
-// broadcast) and the promoted float dtype.
+// [..., n] when its rank is 1 or a's minus one, else of matrices [..., n, k] (left side) or [..., k, n] (right side);
+// batch axes broadcast (NumPy rules). The result has b's shape (batch axes broadcast) and the promoted float dtype.
 Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveOptions& options = {});
 
 // Nx.LinAlg.lu: a = p · l · u with partial pivoting (the largest |a_ij| in the column, the first on ties); p a

@@ -1,6 +1,6 @@
-// Gradient rules of the linear-algebra ops (cholesky, triangular_solve, lu, qr, eigh): the standard matrix identities, written
-// with triangular solves and dots so that no inverse is ever formed. Each rule is the derivative of the function
-// the op computes from the entries it reads (a triangle, for cholesky and triangular_solve), so it agrees with
+// Gradient rules of the linear-algebra ops (cholesky, triangular_solve, lu, qr, eigh): the standard matrix identities,
+// written with triangular solves and dots so that no inverse is ever formed. Each rule is the derivative of the
+// function the op computes from the entries it reads (a triangle, for cholesky and triangular_solve), so it agrees with
 // finite differences taken entry by entry (tests/grad/linalg_grad_test.cpp).
 #include "grad/rules.hpp"
 #include "ops/apply.hpp"
@@ -80,9 +80,10 @@ std::vector<Tensor> lu_vjp(const Vjp& v) {
   const Tensor m_bar = tril(matmul(mT(l), tril(g, -1)), -1) + triu(matmul(triu(g), mT(u)));
   const Tensor left =
       solve_triangular(factors, m_bar, {.left_side = true, .lower = true, .transpose_a = true, .unit_diagonal = true});
-  const Tensor permuted_bar = solve_triangular(factors, left, {.left_side = false, .lower = false, .transpose_a = true});
+  const Tensor permuted_bar =
+      solve_triangular(factors, left, {.left_side = false, .lower = false, .transpose_a = true});
   const Tensor permutation = as_type(columns(v.y, n, 1), DType::s64);  // [..., n, 1]
-  const Tensor inverse = argsort(permutation, -2);                       // inverse[perm[i]] = i
+  const Tensor inverse = argsort(permutation, -2);                     // inverse[perm[i]] = i
   return {take_along_axis(permuted_bar, inverse, -2)};
 }
 
@@ -103,9 +104,10 @@ std::vector<Tensor> qr_vjp(const Vjp& v) {
   const Tensor& a = v.x[0];
   const std::int64_t m = a.shape()[a.rank() - 2], n = a.shape()[a.rank() - 1];
   const bool complete = v.call.attrs_as<QrAttrs>().complete;
-  NXV_CHECK(m >= n && (!complete || m == n), "qr",
-            "its gradient is defined for the reduced mode with rows >= columns, or a square matrix (as PyTorch's), got ",
-            to_string(a.type()), complete ? " in complete mode" : " in reduced mode");
+  NXV_CHECK(
+      m >= n && (!complete || m == n), "qr",
+      "its gradient is defined for the reduced mode with rows >= columns, or a square matrix (as PyTorch's), got ",
+      to_string(a.type()), complete ? " in complete mode" : " in reduced mode");
   const Tensor q = block(v.y, 0, 0, m, n), r = block(v.y, 0, n, n, n);
   const Tensor q_bar = block(v.g, 0, 0, m, n), r_bar = triu(block(v.g, 0, n, n, n));
   const Tensor big_m = matmul(r_bar, mT(r)) - matmul(mT(q), q_bar);
@@ -123,8 +125,8 @@ std::vector<Tensor> eigh_vjp(const Vjp& v) {
   const Tensor vectors = block(v.y, 0, 0, n, n), values = take_diagonal(block(v.y, n, 0, n, n));
   const Tensor vectors_bar = block(v.g, 0, 0, n, n), values_bar = take_diagonal(block(v.g, n, 0, n, n));
   const Tensor gaps = expand_dims(values, r - 2) - expand_dims(values, r - 1);  // [i, j] = w_j − w_i
-  const Tensor diagonal = equal(iota(Shape{n, n}, 0, DType::s64, values.backend()),
-                                iota(Shape{n, n}, 1, DType::s64, values.backend()));
+  const Tensor diagonal =
+      equal(iota(Shape{n, n}, 0, DType::s64, values.backend()), iota(Shape{n, n}, 1, DType::s64, values.backend()));
   const Tensor inner = select(diagonal, expand_dims(values_bar, r - 2), matmul(mT(vectors), vectors_bar) / gaps);
   const Tensor g = matmul(matmul(vectors, inner), mT(vectors));
   return {tril(g + mT(g), -1) + diagonal_part(g)};

@@ -16,9 +16,7 @@ void check_matrices(const Tensor& a, std::string_view op, bool square) {
               "needs square matrices in the last two axes, got ", to_string(a.type()));
 }
 
-Shape batch_shape(const Tensor& t, int matrix_axes) {
-  return Shape(t.shape().begin(), t.shape().end() - matrix_axes);
-}
+Shape batch_shape(const Tensor& t, int matrix_axes) { return Shape(t.shape().begin(), t.shape().end() - matrix_axes); }
 
 Tensor broadcast_batch(const Tensor& t, const Shape& batch, int matrix_axes) {
   Shape target = batch;

@@ -58,7 +58,8 @@ Eigh eigh(const Tensor& a) {
   const Tensor packed = apply(OpCall{OpCode::eigh, NoAttrs{}}, {a}, {packed_shape, a.dtype()});
   const Tensor values = take_diagonal(block(packed, n, 0, n, n));
   const Tensor order = argsort(values, -1);
-  return {take_along_axis(values, order, -1), take_along_axis(block(packed, 0, 0, n, n), expand_dims(order, r - 2), -1)};
+  return {take_along_axis(values, order, -1),
+          take_along_axis(block(packed, 0, 0, n, n), expand_dims(order, r - 2), -1)};
 }
 
 Tensor least_squares(const Tensor& a, const Tensor& b) {
@@ -73,7 +74,8 @@ Tensor least_squares(const Tensor& a, const Tensor& b) {
   NXV_CHECK(vector || b.rank() >= 2, op, "b must be vectors (rank 1 or a's rank - 1) or matrices, got ",
             shapes_of(std::vector<Tensor>{a, b}));
   const std::int64_t b_m = b.shape()[b.rank() - (vector ? 1 : 2)];
-  NXV_CHECK(b_m == m, op, "b's rows (", b_m, ") must match a's rows ", m, ", got ", shapes_of(std::vector<Tensor>{a, b}));
+  NXV_CHECK(b_m == m, op, "b's rows (", b_m, ") must match a's rows ", m, ", got ",
+            shapes_of(std::vector<Tensor>{a, b}));
   const DType dtype = promote(a.dtype(), b.dtype());
   const int b_matrix_axes = vector ? 1 : 2;
   const Shape batch = broadcast_shapes(batch_shape(a, 2), batch_shape(b, b_matrix_axes), op);

@@ -28,7 +28,8 @@ Tensor solve(const Tensor& a, const Tensor& b) {
             shapes_of(std::vector<Tensor>{a, b}));
   const std::int64_t n = a.shape().back();
   const std::int64_t b_n = b.shape()[b.rank() - (vector ? 1 : 2)];
-  NXV_CHECK(b_n == n, op, "b's rows (", b_n, ") must match a's order ", n, ", got ", shapes_of(std::vector<Tensor>{a, b}));
+  NXV_CHECK(b_n == n, op, "b's rows (", b_n, ") must match a's order ", n, ", got ",
+            shapes_of(std::vector<Tensor>{a, b}));
   const DType dtype = promote(a.dtype(), b.dtype());
   const int b_matrix_axes = vector ? 1 : 2;
   const Shape batch = broadcast_shapes(batch_shape(a, 2), batch_shape(b, b_matrix_axes), op);

@@ -90,9 +90,7 @@ JacobiRotation<T> jacobi_rotation(T app, T aqq, T apq) {
 // Pair i of round-robin step `step` among `players` (even; player `players - 1` is a dummy when n is odd): player 0
 // stays, the others turn (the circle method), so that each sweep of players - 1 steps meets every pair once.
 void round_robin_pair(std::int64_t players, std::int64_t step, std::int64_t i, std::int64_t& p, std::int64_t& q) {
-  const auto at = [&](std::int64_t position) {
-    return position == 0 ? 0 : 1 + (position - 1 + step) % (players - 1);
-  };
+  const auto at = [&](std::int64_t position) { return position == 0 ? 0 : 1 + (position - 1 + step) % (players - 1); };
   p = at(i);
   q = at(players - 1 - i);
   if (p > q) std::swap(p, q);
@@ -172,8 +170,8 @@ void qr(const QrAttrs& attrs, const Tensor& a, const TensorType& out, std::byte*
     const std::int64_t q = attrs.complete ? m : std::min(m, n);
     const std::vector<T> av = elements<T>(a);
     std::vector<T> packed(static_cast<std::size_t>(num_elements(out.shape)));
-    const std::int64_t count = m * n == 0 ? num_elements(out.shape) / std::max<std::int64_t>(1, (m + 1) * (q + n))
-                                          : a.size() / (m * n);
+    const std::int64_t count =
+        m * n == 0 ? num_elements(out.shape) / std::max<std::int64_t>(1, (m + 1) * (q + n)) : a.size() / (m * n);
     for (std::int64_t b = 0; b < count; ++b)
       qr_one(av.data() + b * m * n, packed.data() + b * (m + 1) * (q + n), m, n, q);
     if (!packed.empty()) std::memcpy(dst, packed.data(), packed.size() * sizeof(T));

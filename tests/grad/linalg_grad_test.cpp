@@ -17,12 +17,12 @@ Tensor shifted(const Tensor& x, double shift) {
 }
 
 GradCase triangular_case(bool left, bool lower, bool transpose_a, bool unit) {
-  const std::string name = std::string("triangular_solve_") + (left ? "left" : "right") + (lower ? "_lower" : "_upper") +
-                           (transpose_a ? "_transposed" : "") + (unit ? "_unit" : "");
+  const std::string name = std::string("triangular_solve_") + (left ? "left" : "right") +
+                           (lower ? "_lower" : "_upper") + (transpose_a ? "_transposed" : "") + (unit ? "_unit" : "");
   const linalg::TriangularSolveOptions o{left, lower, transpose_a, unit};
-  return {name,
-          {{{2, 4, 4}, -1.0, 1.0}, {left ? Shape{2, 4, 3} : Shape{2, 3, 4}}},
-          [o](const Xs& x) { return linalg::triangular_solve(shifted(x[0], 3.0), x[1], o); }};
+  return {name, {{{2, 4, 4}, -1.0, 1.0}, {left ? Shape{2, 4, 3} : Shape{2, 3, 4}}}, [o](const Xs& x) {
+            return linalg::triangular_solve(shifted(x[0], 3.0), x[1], o);
+          }};
 }
 
 std::vector<GradCase> cases() {
@@ -37,10 +37,14 @@ std::vector<GradCase> cases() {
          return concatenate({f.l, f.u * 0.5}, -1);
        }},
       {"determinant", {{{3, 4, 4}}}, [](const Xs& x) { return linalg::determinant(x[0]); }},
-      {"solve", {{{2, 4, 4}, -1.0, 1.0}, {{2, 4, 2}}}, [](const Xs& x) { return linalg::solve(shifted(x[0], 3.0), x[1]); }},
+      {"solve",
+       {{{2, 4, 4}, -1.0, 1.0}, {{2, 4, 2}}},
+       [](const Xs& x) { return linalg::solve(shifted(x[0], 3.0), x[1]); }},
       {"solve_vector", {{{3, 3}}, {{3}}}, [](const Xs& x) { return linalg::solve(shifted(x[0], 5.0), x[1]); }},
       {"invert", {{{3, 3}, -1.0, 1.0}}, [](const Xs& x) { return linalg::invert(shifted(x[0], 3.0)); }},
-      {"matrix_power_negative", {{{3, 3}, -1.0, 1.0}}, [](const Xs& x) { return linalg::matrix_power(shifted(x[0], 3.0), -2); }},
+      {"matrix_power_negative",
+       {{{3, 3}, -1.0, 1.0}},
+       [](const Xs& x) { return linalg::matrix_power(shifted(x[0], 3.0), -2); }},
       {"qr_tall",
        {{{5, 3}}},
        [](const Xs& x) {

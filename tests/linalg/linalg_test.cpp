@@ -82,7 +82,8 @@ TEST_P(Linalg, LuMatchesLapackPivotsAndReconstructs) {
       EXPECT_EQ(p[static_cast<std::int64_t>(perm[i]) * n + i], 1.0) << "row " << i << " of P A is a's row " << perm[i];
     const std::vector<double> u = values(f.u);
     for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = i; j < n; ++j) EXPECT_NEAR(u[i * n + j], lapack_u[i * n + j], 64 * n * eps) << i << "," << j;
+      for (std::int64_t j = i; j < n; ++j)
+        EXPECT_NEAR(u[i * n + j], lapack_u[i * n + j], 64 * n * eps) << i << "," << j;
   }
 }
 
@@ -144,8 +145,8 @@ TEST_P(Linalg, SolveDeterminantInvertMatchLapack) {
     }
     const Tensor inverse = linalg::invert(a);
     const Tensor identity = broadcast(eye(Shape{n, n}, dtype), Shape{3, n, n});
-    EXPECT_LE(max_abs(values(matmul(a, inverse) - identity)), 8 * n * eps * growth * max_abs(values(a)) *
-                                                                    max_abs(values(inverse)) * n);
+    EXPECT_LE(max_abs(values(matmul(a, inverse) - identity)),
+              8 * n * eps * growth * max_abs(values(a)) * max_abs(values(inverse)) * n);
   }
 }
 
@@ -258,8 +259,10 @@ TEST_P(Linalg, VulkanCompositesMatchTheReference) {
   expect_close_on_vulkan([](const std::vector<Tensor>& x) { return linalg::matrix_power(x[0], 5); }, {a},
                          "matrix_power 5");
   expect_close_on_vulkan(
-      [](const std::vector<Tensor>& x) { return linalg::norm(x[0], {.ord = "inf", .axes = Axes{1, 2}}); }, {a},
-      "norm inf");
+      [](const std::vector<Tensor>& x) {
+        return linalg::norm(x[0], {.ord = "inf", .axes = Axes{1, 2}});
+      },
+      {a}, "norm inf");
 }
 
 TEST(Linalg, JitOnVulkanEqualsEager) {
@@ -301,9 +304,9 @@ TEST(Linalg, NormsMatchTheirDefinitions) {
   EXPECT_NEAR(linalg::norm(v, {.ord = "3"}).item(), std::cbrt(27.0 + 64.0 + 1.0), 1e-14);
   const Tensor m = tensor<double>({1, -2, 3, -4, 5, -6}, {2, 3});
   EXPECT_DOUBLE_EQ(linalg::norm(m).item(), std::sqrt(91.0));
-  EXPECT_DOUBLE_EQ(linalg::norm(m, {.ord = "1"}).item(), 9.0);    // max column sum |3| + |-6|
-  EXPECT_DOUBLE_EQ(linalg::norm(m, {.ord = "-1"}).item(), 5.0);   // min column sum
-  EXPECT_DOUBLE_EQ(linalg::norm(m, {.ord = "inf"}).item(), 15.0); // max row sum
+  EXPECT_DOUBLE_EQ(linalg::norm(m, {.ord = "1"}).item(), 9.0);     // max column sum |3| + |-6|
+  EXPECT_DOUBLE_EQ(linalg::norm(m, {.ord = "-1"}).item(), 5.0);    // min column sum
+  EXPECT_DOUBLE_EQ(linalg::norm(m, {.ord = "inf"}).item(), 15.0);  // max row sum
   EXPECT_DOUBLE_EQ(linalg::norm(m, {.ord = "-inf"}).item(), 6.0);
   // Batched, with axes, keeping them; integers converted to f32.
   const Tensor batch = linalg::norm(stack({m, m * 2.0}), {.ord = "1", .axes = Axes{1, 2}, .keep_axes = true});
@@ -330,8 +333,11 @@ TEST(Linalg, BadInputGivesClearErrors) {
   expect_error([] { linalg::cholesky(zeros({2, 3}, DType::f32)); }, {"cholesky", "square", "f32[2, 3]"});
   expect_error([] { linalg::lu(zeros({2, 2}, DType::s32)); }, {"lu", "f32 or f64", "s32[2, 2]"});
   expect_error([] { linalg::cholesky(zeros({2, 2}, DType::f16)); }, {"cholesky", "f32 or f64", "f16"});
-  expect_error([] { linalg::triangular_solve(zeros({3, 3}), zeros({4, 2})); },
-               {"triangular_solve", "rows (4)", "order 3"});
+  expect_error(
+      [] {
+        linalg::triangular_solve(zeros({3, 3}), zeros({4, 2}));
+      },
+      {"triangular_solve", "rows (4)", "order 3"});
   expect_error([] { linalg::triangular_solve(zeros({2, 3, 3}), zeros({3, 3, 2})); }, {"triangular_solve", "broadcast"});
   expect_error([] { linalg::solve(zeros({3, 3}), zeros({2})); }, {"solve", "rows (2)", "order 3"});
   expect_error([] { linalg::norm(zeros({2, 2, 2})); }, {"norm", "vector or a matrix", "f32[2, 2, 2]"});

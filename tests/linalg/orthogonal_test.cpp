@@ -29,7 +29,8 @@ Tensor random_rect(const Shape& shape, DType dtype, std::uint64_t seed) {
 TEST_P(Orthogonal, QrReconstructsIsOrthogonalAndMatchesLapack) {
   const DType dtype = GetParam();
   const double eps = unit_roundoff(dtype);
-  for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{5, 3}, {3, 5}, {4, 4}, {40, 9}, {1, 1}}) {
+  for (const auto& [m, n] :
+       std::vector<std::pair<std::int64_t, std::int64_t>>{{5, 3}, {3, 5}, {4, 4}, {40, 9}, {1, 1}}) {
     const Tensor a = random_rect({m, n}, dtype, 200 + m * 10 + n);
     for (linalg::QrMode mode : {linalg::QrMode::reduced, linalg::QrMode::complete}) {
       const linalg::QR f = linalg::qr(a, mode);
@@ -163,8 +164,11 @@ TEST(Orthogonal, BadInputGivesClearErrors) {
   expect_error([] { linalg::qr(zeros({4}, DType::f64)); }, {"qr", "rank >= 2"});
   expect_error([] { linalg::least_squares(zeros({4, 2}), zeros({3})); }, {"least_squares", "rows (3)", "rows 4"});
   // qr's gradient where PyTorch has none: complete mode of a tall matrix.
-  expect_error([] { grad([](const Tensor& a) { return sum(linalg::qr(a, linalg::QrMode::complete).q); })(ones({3, 2})); },
-               {"qr", "gradient", "complete"});
+  expect_error(
+      [] {
+        grad([](const Tensor& a) { return sum(linalg::qr(a, linalg::QrMode::complete).q); })(ones({3, 2}));
+      },
+      {"qr", "gradient", "complete"});
 }
 
 }  // namespace

@@ -107,7 +107,8 @@ inline Tensor conditioned(std::int64_t n, double kappa, DType dtype) {
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j)
       for (std::int64_t k = 0; k < n; ++k)
-        a[i * n + j] += q[k * n + i] * std::pow(kappa, -static_cast<double>(k) / static_cast<double>(n - 1)) * q[k * n + j];
+        a[i * n + j] +=
+            q[k * n + i] * std::pow(kappa, -static_cast<double>(k) / static_cast<double>(n - 1)) * q[k * n + j];
   return as_type(tensor(a, {n, n}), dtype);
 }
 

@@ -1,5 +1,5 @@
-// The suites of nxv-bench: train (training steps), peers (the same steps in PyTorch), kernels and mcmc (HMC and
-// NUTS against NumPyro).
+// The suites of nxv-bench: train (training steps), peers (the same steps in PyTorch), kernels, mcmc (HMC and NUTS
+// against NumPyro) and linalg (nxv::linalg against torch.linalg).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -34,6 +34,7 @@ SuiteReport run_train_suite(const Options& o);
 SuiteReport run_peers_suite(const Options& o);
 SuiteReport run_kernels_suite(const Options& o);
 SuiteReport run_mcmc_suite(const Options& o);
+SuiteReport run_linalg_suite(const Options& o);
 
 // The child process of the cold/warm-start arm: builds `model`, runs one training step at `batch` in f32 on
 // Vulkan, reads the loss back and prints it; returns the exit code.

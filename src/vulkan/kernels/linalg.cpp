@@ -1,6 +1,6 @@
 // OpCode::cholesky, triangular_solve, lu (src/vulkan/kernels/linalg.comp), qr and eigh (linalg_orthogonal.comp):
-// one workgroup per matrix, the algorithms of the reference with a barrier between their steps. This is the kernel for many small
-// matrices; a large one runs on a single workgroup (correct, but far from the device's speed: a blocked
+// one workgroup per matrix, the algorithms of the reference with a barrier between their steps. This is the kernel for
+// many small matrices; a large one runs on a single workgroup (correct, but far from the device's speed: a blocked
 // factorisation with GEMM trailing updates is the remedy, not built yet).
 #include <algorithm>
 
@@ -68,8 +68,8 @@ bool linalg(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& res
   const Pipeline* p = linalg_pipeline(call.code, a.dtype(), attrs);
   const Grid g = grid_for_groups(push.matrices);
   if (call.code == OpCode::triangular_solve)
-    runtime().dispatch(p, {{&buffer_of(a), false}, {&buffer_of(in[1]), false}, {&result, true}}, push_bytes(push),
-                       g.x, g.y);
+    runtime().dispatch(p, {{&buffer_of(a), false}, {&buffer_of(in[1]), false}, {&result, true}}, push_bytes(push), g.x,
+                       g.y);
   else
     runtime().dispatch(p, {{&buffer_of(a), false}, {&result, true}}, push_bytes(push), g.x, g.y);
   return true;
