@@ -108,11 +108,11 @@ SuiteReport run_linalg_suite(const Options& o) {
   fs::create_directories(dir);
   vulkan::release_cached_memory();
   std::fprintf(stderr, "[linalg] torch_step.py --suite linalg\n");
-  const PeerRun peer = run_peer(o,
-                                {"--suite", "linalg", "--json", (dir / "torch.json").string(), "--linalg", torch_cases,
-                                 "--repeat", std::to_string(o.repeat), "--warmup-ms",
-                                 std::to_string(static_cast<int>(o.warmup_ms))},
-                                dir / "torch.json");
+  const PeerRun peer =
+      run_peer(o,
+               {"--suite", "linalg", "--json", (dir / "torch.json").string(), "--linalg", torch_cases, "--repeat",
+                std::to_string(o.repeat), "--warmup-ms", std::to_string(static_cast<int>(o.warmup_ms))},
+               dir / "torch.json");
   if (!peer.available)
     report.notes.push_back("PyTorch rows " + peer.status + (peer.detail.empty() ? "" : " (" + peer.detail + ")"));
   else

@@ -2,7 +2,8 @@
 // workgroup, worked on in place in the result buffer (global memory, `coherent`) with a workgroup barrier between
 // the steps of the right-looking algorithms. Each element sees the operations of src/reference/linalg.cpp in the
 // same order, every one `precise` (no fused multiply-add). The host (linalg.cpp) spreads the matrices over a 2-D
-// grid of workgroups.
+// grid of workgroups and the steps over dispatches ([begin, end) each, the state staying in the buffer): the first
+// dispatch copies the input in, and no dispatch runs more loop iterations than a device may allow one invocation.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "lib/common.glsl"
@@ -27,6 +28,9 @@ layout(push_constant) uniform Push {
   uint n;     // a's order
   uint rows;  // b's rows and columns (triangular_solve)
   uint cols;
+  uint begin;  // the steps of this dispatch
+  uint end;
+  uint flags;  // 1: copy the input in first; 2: tidy up after (linalg.cpp's kCopyIn, kTidyUp)
 } pc;
 
 // Every invocation's buffer (and shared) writes visible to the whole workgroup before any goes on.
@@ -41,9 +45,11 @@ void main() {
   uint m = nxv_linear_group();
   if (m >= pc.matrices) return;  // the whole workgroup: barriers stay uniform
   uint n = pc.n, lid = gl_LocalInvocationID.x, base = m * n * n;
-  for (uint e = lid; e < n * n; e += GROUP) y[base + e] = e / n >= e % n ? a_data[base + e] : A_STORE(0);
-  sync();
-  for (uint j = 0u; j < n; ++j) {
+  if ((pc.flags & 1u) != 0u) {  // the copy-in
+    for (uint e = lid; e < n * n; e += GROUP) y[base + e] = e / n >= e % n ? a_data[base + e] : A_STORE(0);
+    sync();
+  }
+  for (uint j = pc.begin; j < pc.end; ++j) {
     uint jj = base + j * n + j;
     if (lid == 0u) y[jj] = sqrt(y[jj]);
     sync();
@@ -80,9 +86,11 @@ void main() {
   uint vectors = LEFT_SIDE == 1 ? pc.cols : pc.rows;
   // Element j of solution vector v: x[j, v] (left side) or x[v, j] (right side).
   uint vector_step = LEFT_SIDE == 1 ? 1u : pc.cols, element_step = LEFT_SIDE == 1 ? pc.cols : 1u;
-  for (uint e = lid; e < pc.rows * pc.cols; e += GROUP) y[base + e] = b_data[base + e];
-  sync();
-  for (uint t = 0u; t < n; ++t) {
+  if ((pc.flags & 1u) != 0u) {  // the copy-in
+    for (uint e = lid; e < pc.rows * pc.cols; e += GROUP) y[base + e] = b_data[base + e];
+    sync();
+  }
+  for (uint t = pc.begin; t < pc.end; ++t) {
     uint j = M_LOWER ? t : n - 1u - t;
     if (UNIT_DIAGONAL == 0) {
       A_T d = a_data[a_base + j * n + j];
@@ -116,10 +124,12 @@ void main() {
   if (m >= pc.matrices) return;
   uint n = pc.n, lid = gl_LocalInvocationID.x, width = n + 2u;
   uint a_base = m * n * n, base = m * n * width;
-  for (uint e = lid; e < n * n; e += GROUP) y[base + (e / n) * width + e % n] = a_data[a_base + e];
-  for (uint i = lid; i < n; i += GROUP) y[base + i * width + n] = A_STORE(i);  // the permutation, as floats
-  sync();
-  for (uint j = 0u; j < n; ++j) {
+  if ((pc.flags & 1u) != 0u) {  // the copy-in
+    for (uint e = lid; e < n * n; e += GROUP) y[base + (e / n) * width + e % n] = a_data[a_base + e];
+    for (uint i = lid; i < n; i += GROUP) y[base + i * width + n] = A_STORE(i);  // the permutation, as floats
+    sync();
+  }
+  for (uint j = pc.begin; j < pc.end; ++j) {
     // The pivot: the first row of the largest |f_ij|, i >= j (one invocation: the reference's comparisons exactly).
     if (lid == 0u) {
       uint p = j;

@@ -3,6 +3,7 @@
 // many small matrices; a large one runs on a single workgroup (correct, but far from the device's speed: a blocked
 // factorisation with GEMM trailing updates is the remedy, not built yet).
 #include <algorithm>
+#include <functional>
 
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
@@ -11,10 +12,65 @@
 namespace nxv::vulkan::kernels {
 namespace {
 
-// linalg.comp's and linalg_orthogonal.comp's push constants (qr reads them as {matrices, m, n, q}).
+// linalg.comp's and linalg_orthogonal.comp's push constants (qr reads them as {matrices, m, n, q, ...}).
 struct LinalgPush {
-  std::uint32_t matrices, n, rows, cols;
+  std::uint32_t matrices, n, rows, cols, begin, end;
+  std::uint32_t flags;  // kCopyIn: the dispatch starts by copying the input in; kTidyUp: it ends by tidying up (qr)
 };
+constexpr std::uint32_t kCopyIn = 1, kTidyUp = 2;
+
+// A dispatch runs the steps [begin, end) of its algorithm, at most kTripsPerDispatch loop iterations per invocation
+// (the shaders' GROUP = 64 invocations share each step's loops): no dispatch runs for long (a GPU's watchdog), and
+// none passes llvmpipe's 65535-iteration cap, where a single step past the cap refuses the op (the host fallback).
+constexpr std::int64_t kGroup = 64, kTripsPerDispatch = 32768, kTripCap = 65535;
+constexpr int kJacobiSweeps = 60;  // the reference's kMaxJacobiSweeps
+std::int64_t shared_by_group(std::int64_t work) { return (work + kGroup - 1) / kGroup; }
+
+// The steps of the call's algorithm and an upper bound on the loop iterations an invocation runs in step s, in the
+// copy-in (`init`) and in qr's tidying up (`tidy`), following the loops of linalg.comp and linalg_orthogonal.comp.
+struct Steps {
+  std::int64_t total = 0, init = 0;
+  std::function<std::int64_t(std::int64_t)> trips;
+  std::int64_t tidy = 0;
+};
+Steps steps_of(const OpCall& call, const LinalgPush& p) {
+  const std::int64_t n = p.n;
+  switch (call.code) {
+    case OpCode::cholesky:
+      return {n, shared_by_group(n * n), [n](std::int64_t j) {
+                return 1 + shared_by_group(n - j - 1) + shared_by_group((n - j - 1) * (n - j - 1));
+              }};
+    case OpCode::lu:
+      return {n, 2 * shared_by_group(n * n), [n](std::int64_t j) {
+                return (n - j) + shared_by_group(n + 1) + shared_by_group(n - j) +
+                       shared_by_group((n - j - 1) * (n - j - 1));
+              }};
+    case OpCode::triangular_solve: {
+      const TriangularSolveAttrs& a = call.attrs_as<TriangularSolveAttrs>();
+      const std::int64_t vectors = a.left_side ? p.cols : p.rows;
+      return {n, shared_by_group(std::int64_t{p.rows} * p.cols), [n, vectors](std::int64_t t) {
+                return shared_by_group(vectors) + shared_by_group(vectors * (n - 1 - t));
+              }};
+    }
+    case OpCode::qr: {  // {matrices, m, n, q}
+      const std::int64_t m = p.n, cols = p.rows, q = p.cols, k = std::min(m, cols);
+      return {2 * k, 2 * shared_by_group(m * (q + cols)),
+              [m, cols, q, k](std::int64_t g) {
+                if (g < k) return 2 * (m - g) + shared_by_group(cols - g - 1) * 2 * (m - g);
+                const std::int64_t j = 2 * k - 1 - g;
+                return shared_by_group(q - j) * 2 * (m - j);
+              },
+              shared_by_group(m * cols) + shared_by_group(q + cols)};
+    }
+    case OpCode::eigh: {
+      const std::int64_t players = n + n % 2, pairs = players / 2;
+      return {n >= 2 ? kJacobiSweeps * (players - 1) : 0, 2 * shared_by_group(n * n),
+              [n, pairs](std::int64_t) { return 1 + shared_by_group(pairs) + 2 * shared_by_group(pairs * n); }};
+    }
+    default:
+      return {};
+  }
+}
 
 const Pipeline* linalg_pipeline(OpCode code, DType dtype, const TriangularSolveAttrs& attrs) {
   static PipelineCache cache;
@@ -63,15 +119,32 @@ bool linalg(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& res
       push.n = static_cast<std::uint32_t>(n);
       break;
   }
+  const Steps steps = steps_of(call, push);
+  // The work as units: the copy-in, each step, the tidying up; a dispatch takes consecutive units within the budget.
+  const std::int64_t units = steps.total + 2;
+  const auto cost = [&](std::int64_t u) {
+    return u == 0 ? steps.init : u == units - 1 ? steps.tidy : steps.trips(u - 1);
+  };
+  if (runtime().features().loop_trips_capped)
+    for (std::int64_t u = 0; u < units; ++u)
+      if (cost(u) > kTripCap) return false;
   result = allocate(out);
   if (matrices == 0 || num_elements(out.shape) == 0) return true;
   const Pipeline* p = linalg_pipeline(call.code, a.dtype(), attrs);
   const Grid g = grid_for_groups(push.matrices);
-  if (call.code == OpCode::triangular_solve)
-    runtime().dispatch(p, {{&buffer_of(a), false}, {&buffer_of(in[1]), false}, {&result, true}}, push_bytes(push), g.x,
-                       g.y);
-  else
-    runtime().dispatch(p, {{&buffer_of(a), false}, {&result, true}}, push_bytes(push), g.x, g.y);
+  for (std::int64_t first = 0; first < units;) {
+    std::int64_t last = first, trips = cost(first);  // units [first, last]
+    while (last + 1 < units && trips + cost(last + 1) <= kTripsPerDispatch) trips += cost(++last);
+    push.flags = (first == 0 ? kCopyIn : 0) | (last == units - 1 ? kTidyUp : 0);
+    push.begin = static_cast<std::uint32_t>(std::clamp<std::int64_t>(first - 1, 0, steps.total));
+    push.end = static_cast<std::uint32_t>(std::clamp<std::int64_t>(last, 0, steps.total));
+    if (call.code == OpCode::triangular_solve)
+      runtime().dispatch(p, {{&buffer_of(a), false}, {&buffer_of(in[1]), false}, {&result, true}}, push_bytes(push),
+                         g.x, g.y);
+    else
+      runtime().dispatch(p, {{&buffer_of(a), false}, {&result, true}}, push_bytes(push), g.x, g.y);
+    first = last + 1;
+  }
   return true;
 }
 

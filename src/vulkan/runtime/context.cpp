@@ -184,6 +184,7 @@ Context::Context() : instance(create_instance()) {
   features.max_bindings = std::min({kMaxBindings, push_descriptors ? max_push_descriptors : kMaxBindings,
                                     limits.maxPerStageDescriptorStorageBuffers, limits.maxDescriptorSetStorageBuffers});
   features.tensor_cores_f16 = tensor_cores;
+  features.loop_trips_capped = physical.getProperties().deviceType == vk::PhysicalDeviceType::eCpu;
 }
 
 }  // namespace nxv::vulkan

@@ -67,6 +67,9 @@ struct DeviceFeatures {
   bool push_descriptors = true;
   // VK_NV_cooperative_matrix is enabled with the 16x16x16 f16 -> f32 shape (DeviceDescription::cooperative_matrix_f16).
   bool tensor_cores_f16 = false;
+  // A CPU device (llvmpipe, i.e. lavapipe) ends an invocation's loops after 65535 iterations in all (gallivm's
+  // LP_MAX_TGSI_LOOP_ITERATIONS, shared by nested loops): kernels whose loops could run longer refuse to run there.
+  bool loop_trips_capped = false;
 };
 
 class Runtime {
