@@ -1,6 +1,6 @@
 // Reference kernels of the orthogonal factorisations (OpCode::qr, eigh): Householder QR (LAPACK geqr2 + org2r) and
-// cyclic Jacobi for the symmetric eigenproblem, in the order the Vulkan kernels (src/vulkan/kernels/linalg_qr.comp,
-// linalg_eigh.comp) run them. Packed layouts in ops/op.hpp.
+// cyclic Jacobi for the symmetric eigenproblem, in the order the Vulkan kernels
+// (src/vulkan/kernels/linalg_orthogonal.comp) run them. Packed layouts in ops/op.hpp.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
