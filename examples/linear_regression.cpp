@@ -12,7 +12,8 @@
 
 int main() {
   using namespace nxv;
-  Backend& backend = vulkan::available() && !std::getenv("NXV_EXAMPLE_REFERENCE") ? vulkan::backend() : reference_backend();
+  Backend& backend =
+      vulkan::available() && !std::getenv("NXV_EXAMPLE_REFERENCE") ? vulkan::backend() : reference_backend();
   const std::int64_t n = 2000, d = 6;
   const Tensor beta = tensor<double>({1.5, -2.0, 0.5, 3.0, 0.0, -1.0}, {d, 1}, backend);
   const Tensor x = normal(key(1), {n, d}, DType::f64, 0.0, 1.0, backend);
@@ -22,8 +23,8 @@ int main() {
   const Tensor xt = transpose(x);
   const Tensor l = linalg::cholesky(dot(xt, x));
   const Tensor xty = dot(xt, y);
-  const Tensor by_cholesky = linalg::triangular_solve(
-      l, linalg::triangular_solve(l, xty), {.lower = true, .transpose_a = true});
+  const Tensor by_cholesky =
+      linalg::triangular_solve(l, linalg::triangular_solve(l, xty), {.lower = true, .transpose_a = true});
   // QR: min ‖Xβ − y‖ without forming XᵀX (κ(X) instead of κ(X)²).
   const Tensor by_qr = linalg::least_squares(x, y);
   // Ridge: (XᵀX + λI) β = Xᵀy shrinks β towards 0.

@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   using namespace nxv;
   const char* env = std::getenv("NXV_DATA_DIR");
   const std::filesystem::path dir = argc > 1 ? argv[1] : env ? env : "/usr/share/datasets/fashion-mnist";
-  Backend& backend = vulkan::available() && !std::getenv("NXV_EXAMPLE_REFERENCE") ? vulkan::backend() : reference_backend();
+  Backend& backend =
+      vulkan::available() && !std::getenv("NXV_EXAMPLE_REFERENCE") ? vulkan::backend() : reference_backend();
   const std::int64_t count = 5000, k = 10;
   // [60000, 28, 28] u8 -> the first `count`, pooled 2x2 to [count, 196] f32 in [0, 1].
   const Tensor images = io::load_idx(dir / "train-images-idx3-ubyte.gz", backend);

@@ -48,7 +48,7 @@ A value follows its flag as the next argument or after '=' (--suite=mcmc); each 
                             mcmc:    Bayesian logistic regression, our HMC (32 steps) and NUTS vs NumPyro's
                                      (bench/peers/numpyro_mcmc.py): gradient evaluations/s, bulk ESS/s;
                                      "skipped: no numpyro" without jax and numpyro (not in all: minutes per case)
-                            linalg:  cholesky, solve, lu, qr, eigh on 10^5 matrices of 8, 16, 32 and one of 512
+                            linalg:  cholesky, solve, lu, qr, eigh, svd on 10^5 matrices of 8, 16, 32 and one of 512
                                      (matrices/s), f32, vs torch.linalg in the same run (not in all)
   --json FILE             every raw sample, as JSON
   --markdown FILE         the tables, as Markdown (they are also printed on stdout)

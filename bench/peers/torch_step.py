@@ -347,6 +347,7 @@ def linalg(args):
         "lu": lambda a, b: torch.linalg.lu(a),
         "qr": lambda a, b: torch.linalg.qr(a),
         "eigh": lambda a, b: torch.linalg.eigh(a),
+        "svd": lambda a, b: torch.linalg.svd(a, full_matrices=False),
     }
     series = []
     for case in [c for c in args.linalg.split(",") if c]:

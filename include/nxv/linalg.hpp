@@ -2,9 +2,9 @@
 //
 // Every function takes f32 or f64 matrices in the last two axes and is batched over the others (a[..., n, n]); an
 // integer or pred input is refused (convert it with as_type), as is f16/bf16 (too few bits to factorise in).
-// cholesky, triangular_solve, lu, qr and eigh are ops of their own (a CPU reference kernel and a Vulkan kernel each,
-// one matrix per workgroup); solve, least_squares, determinant, invert, matrix_power and norm are built from them
-// and the other ops, so they run, fuse and differentiate wherever those do.
+// cholesky, triangular_solve, lu, qr, eigh and svd are ops of their own (a CPU reference kernel and a Vulkan kernel
+// each, one matrix per workgroup); solve, least_squares, determinant, invert, matrix_power, pinv and norm are built
+// from them and the other ops, so they run, fuse and differentiate wherever those do.
 //
 // Singular and non-positive-definite input gives NaN or infinity, never an error (the data lives on the device):
 //  - cholesky of a matrix that is not positive definite: NaN from the first column whose pivot is not positive
@@ -19,6 +19,7 @@
 // to be bit-identical (a GPU may round division and square root differently).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "nxv/ops.hpp"
@@ -68,9 +69,25 @@ struct Eigh {
 };
 Eigh eigh(const Tensor& a);
 
+// Nx.LinAlg.svd: a = u diag(s) vt by one-sided Jacobi rotations (Hestenes; quadratically convergent, at most 60
+// sweeps). a is [..., m, n], k = min(m, n): s [..., k] descending; reduced: u [..., m, k], vt [..., k, n]; with
+// full_matrices, u [..., m, m] and vt [..., n, n] (the extra columns an orthonormal completion). Each singular pair
+// is determined up to a common sign. Where a singular value is 0, u's column is 0 rather than an arbitrary unit
+// vector (reduced mode). The gradient is that of the reduced mode (full_matrices raises nxv::Error from grad, as
+// qr's complete mode); it divides by the singular values and by their squared gaps, so it is infinite or NaN for a
+// rank-deficient a or repeated singular values.
+struct SVD {
+  Tensor u, s, vt;
+};
+SVD svd(const Tensor& a, bool full_matrices = false);
+
+// The Moore–Penrose pseudo-inverse by svd: singular values at most rtol · the largest are dropped (rtol: none gives
+// max(m, n) · ε, as PyTorch's and NumPy's defaults do).
+Tensor pinv(const Tensor& a, std::optional<double> rtol = std::nullopt);
+
 // The least-squares solution of a x = b for a [..., m, n] of full rank, by qr: min ‖a x − b‖ when m >= n, the
 // minimum-norm solution when m < n. b is [..., m] (rank 1 or a's minus one) or [..., m, k]. A rank-deficient a gives
-// infinities or NaN (the rank-revealing path needs svd, not built yet).
+// infinities or NaN: use pinv(a) @ b there.
 Tensor least_squares(const Tensor& a, const Tensor& b);
 
 // x with a x = b, by lu and two triangular solves. b is [..., n] (rank 1 or a's minus one) or [..., n, k]; batch axes
@@ -85,8 +102,8 @@ Tensor matrix_power(const Tensor& a, std::int64_t k);
 
 // Nx.LinAlg.norm. Vectors (rank 1, or `axes` of one axis): ord = "2" (default), "1", "inf", "-inf", "0" (the
 // count of non-zeros) or any other number p (sum |x|^p)^(1/p). Matrices (rank 2, or two `axes`): "fro" (default),
-// "1", "-1", "inf", "-inf" (max/min column or row sums of |x|); "2", "-2" and "nuc" need the singular values
-// (svd, not built yet) and are refused with an error. Integer input is converted to f32 first.
+// "1", "-1", "inf", "-inf" (max/min column or row sums of |x|), "2", "-2" (the largest/smallest singular value)
+// and "nuc" (their sum). Integer input is converted to f32 first.
 struct NormOptions {
   std::string ord;  // empty: "2" for vectors, "fro" for matrices
   OptAxes axes{};   // none: the whole tensor, which must then be of rank 1 or 2

@@ -72,6 +72,7 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     case OpCode::lu:
     case OpCode::qr:
     case OpCode::eigh:
+    case OpCode::svd:
       return rules::linalg_vjp(v);
   }
   detail::fail("grad: no gradient rule for ", format_call(v.call));

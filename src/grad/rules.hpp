@@ -30,7 +30,7 @@ std::vector<Tensor> conv_vjp(const Vjp& v);
 std::vector<Tensor> window_vjp(const Vjp& v);    // window_reduce, window_scatter
 std::vector<Tensor> indexing_vjp(const Vjp& v);  // take, take_along_axis, gather, indexed_add/put,
                                                  // put_slice, sort, argsort, cumulative
-std::vector<Tensor> linalg_vjp(const Vjp& v);    // cholesky, triangular_solve, lu, qr, eigh
+std::vector<Tensor> linalg_vjp(const Vjp& v);    // cholesky, triangular_solve, lu, qr, eigh, svd
 
 // Control nodes (control_vjp.cpp): one cotangent per input of the node, given a cotangent per result (undefined:
 // zero). Throws for while_loop.

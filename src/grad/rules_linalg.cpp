@@ -1,7 +1,7 @@
-// Gradient rules of the linear-algebra ops (cholesky, triangular_solve, lu, qr, eigh): the standard matrix identities,
-// written with triangular solves and dots so that no inverse is ever formed. Each rule is the derivative of the
-// function the op computes from the entries it reads (a triangle, for cholesky and triangular_solve), so it agrees with
-// finite differences taken entry by entry (tests/grad/linalg_grad_test.cpp).
+// Gradient rules of the linear-algebra ops (cholesky, triangular_solve, lu, qr, eigh, svd): the standard matrix
+// identities, written with triangular solves and dots so that no inverse is ever formed. Each rule is the derivative of
+// the function the op computes from the entries it reads (a triangle, for cholesky and triangular_solve), so it agrees
+// with finite differences taken entry by entry (tests/grad/linalg_grad_test.cpp).
 #include "grad/rules.hpp"
 #include "ops/apply.hpp"
 
@@ -132,6 +132,27 @@ std::vector<Tensor> eigh_vjp(const Vjp& v) {
   return {tril(g + mT(g), -1) + diagonal_part(g)};
 }
 
+// a = U diag(s) Vᵀ with m >= n, V square (Townsend 2016, "Differentiating the Singular Value Decomposition"):
+// ā = U [(F ∘ (UᵀŪ − ŪᵀU)) S + diag(s̄) + S (F ∘ (VᵀV̄ − V̄ᵀV))] Vᵀ + (I − UUᵀ) Ū S⁻¹ Vᵀ, F_ij = 1 / (s_j² − s_i²)
+// off the diagonal (the term with I − VVᵀ vanishes for a square V).
+std::vector<Tensor> svd_vjp(const Vjp& v) {
+  const int r = v.x[0].rank();
+  const std::int64_t m = v.x[0].shape()[r - 2], n = v.x[0].shape()[r - 1];
+  const Tensor u = block(v.y, 0, 0, m, n), vv = block(v.y, m, 0, n, n);
+  const Tensor s = block(v.y, m + n, 0, 1, n);  // [..., 1, n]: s_j along the columns
+  const Tensor u_bar = block(v.g, 0, 0, m, n), v_bar = block(v.g, m, 0, n, n), s_bar = block(v.g, m + n, 0, 1, n);
+  const Tensor s_column = mT(s);  // [..., n, 1]: s_i along the rows
+  const Tensor diagonal =
+      equal(iota(Shape{n, n}, 0, DType::s64, s.backend()), iota(Shape{n, n}, 1, DType::s64, s.backend()));
+  const Tensor zero = zeros({}, s.dtype(), s.backend());
+  const Tensor f = select(diagonal, zero, 1.0 / (s * s - s_column * s_column));
+  const Tensor ut_ubar = matmul(mT(u), u_bar), vt_vbar = matmul(mT(vv), v_bar);
+  const Tensor inner =
+      f * (ut_ubar - mT(ut_ubar)) * s + select(diagonal, s_bar, zero) + s_column * (f * (vt_vbar - mT(vt_vbar)));
+  const Tensor outside = (u_bar - matmul(u, ut_ubar)) / s;  // (I − UUᵀ) Ū S⁻¹
+  return {matmul(matmul(u, inner) + outside, mT(vv))};
+}
+
 }  // namespace
 
 std::vector<Tensor> linalg_vjp(const Vjp& v) {
@@ -146,6 +167,8 @@ std::vector<Tensor> linalg_vjp(const Vjp& v) {
       return qr_vjp(v);
     case OpCode::eigh:
       return eigh_vjp(v);
+    case OpCode::svd:
+      return svd_vjp(v);
     default:
       detail::fail("grad: ", describe(v.call), " is not a linear-algebra op (a bug in backward.cpp)");
   }

@@ -1,4 +1,5 @@
 // Nx.LinAlg.norm: vector and matrix norms from abs, sums and maxima (include/nxv/linalg.hpp).
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -39,9 +40,22 @@ Tensor matrix_norm(const Tensor& x, const std::string& ord, std::int64_t rows, s
     const Axes other{by_columns ? columns : rows};
     return drop_axes(largest ? reduce_max(sums, other, true) : reduce_min(sums, other, true), both, keep);
   }
-  NXV_CHECK(ord != "2" && ord != "-2" && ord != "nuc", kOp, "ord \"", ord,
-            "\" needs the singular values, and nxv::linalg has no svd yet (available: fro, 1, -1, inf, -inf)");
-  detail::fail(kOp, ": ord \"", ord, "\" is not a matrix norm (expected fro, 1, -1, inf or -inf)");
+  NXV_CHECK(ord == "2" || ord == "-2" || ord == "nuc", kOp, "ord \"", ord,
+            "\" is not a matrix norm (expected fro, 1, -1, inf, -inf, 2, -2 or nuc)");
+  // The singular values of the matrices in (rows, columns), those two axes moved last.
+  Axes perm;
+  for (int d = 0; d < x.rank(); ++d)
+    if (d != rows && d != columns) perm.push_back(d);
+  perm.push_back(rows);
+  perm.push_back(columns);
+  const Tensor s = svd(transpose(x, perm)).s;  // [..., k], the other axes in order
+  const Axes last{s.rank() - 1};
+  Tensor value = ord == "2" ? reduce_max(s, last) : ord == "-2" ? reduce_min(s, last) : sum(s, last);
+  if (keep) {
+    value = expand_dims(value, static_cast<int>(std::min(rows, columns)));
+    value = expand_dims(value, static_cast<int>(std::max(rows, columns)));
+  }
+  return value;
 }
 
 }  // namespace

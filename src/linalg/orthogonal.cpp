@@ -1,5 +1,7 @@
-// The front ends of qr and eigh (OpCode::qr, eigh: their packed results sliced and, for eigh, sorted) and
-// least_squares built on qr (include/nxv/linalg.hpp).
+// The front ends of qr, eigh and svd (OpCode::qr, eigh, svd: their packed results sliced and, for eigh and svd,
+// sorted), least_squares built on qr and pinv on svd (include/nxv/linalg.hpp).
+#include <algorithm>
+
 #include "linalg/linalg_internal.hpp"
 #include "nxv/linalg.hpp"
 #include "ops/apply.hpp"
@@ -60,6 +62,40 @@ Eigh eigh(const Tensor& a) {
   const Tensor order = argsort(values, -1);
   return {take_along_axis(values, order, -1),
           take_along_axis(block(packed, 0, 0, n, n), expand_dims(order, r - 2), -1)};
+}
+
+SVD svd(const Tensor& a, bool full_matrices) {
+  check_matrices(a, "svd", false);
+  const int r = a.rank();
+  const std::int64_t m = a.shape()[r - 2], n = a.shape()[r - 1];
+  const bool tall = m >= n;  // the op takes rows >= columns: a wide a is factorised as its transpose
+  const Tensor x = tall ? a : mT(a);
+  const std::int64_t rows = tall ? m : n, cols = tall ? n : m;
+  Shape packed_shape = x.shape();
+  packed_shape[r - 2] = rows + cols + 2;
+  const Tensor packed = apply(OpCall{OpCode::svd, NoAttrs{}}, {x}, {packed_shape, a.dtype()});
+  const Tensor values = squeeze(block(packed, rows + cols, 0, 1, cols), Axes{r - 2});
+  const Tensor order = argsort(values, -1, /*descending=*/true);
+  const Tensor by_value = expand_dims(order, r - 2);
+  Tensor u = take_along_axis(block(packed, 0, 0, rows, cols), by_value, -1);
+  const Tensor v = take_along_axis(block(packed, rows, 0, cols, cols), by_value, -1);
+  if (full_matrices && rows > cols)  // the orthogonal complement of u's columns, from a complete QR of u
+    u = concatenate({u, block(qr(u, QrMode::complete).q, 0, cols, rows, rows - cols)}, -1);
+  const Tensor s = take_along_axis(values, order, -1);
+  return tall ? SVD{u, s, mT(v)} : SVD{v, s, mT(u)};
+}
+
+Tensor pinv(const Tensor& a, std::optional<double> rtol) {
+  check_matrices(a, "pinv", false);
+  const int r = a.rank();
+  const std::int64_t m = a.shape()[r - 2], n = a.shape()[r - 1];
+  const SVD f = svd(a);
+  const double eps = a.dtype() == DType::f32 ? 1.1920928955078125e-7 : 2.220446049250313e-16;
+  const double tolerance = rtol.value_or(static_cast<double>(std::max(m, n)) * eps);
+  // Singular values at most tolerance · the largest count as zero: their reciprocals are dropped.
+  const Tensor cutoff = reduce_max(f.s, Axes{r - 2}, true) * tolerance;
+  const Tensor inverse = select(greater(f.s, cutoff), 1.0 / f.s, zeros({}, a.dtype(), a.backend()));
+  return matmul(mT(f.vt) * expand_dims(inverse, r - 2), mT(f.u));
 }
 
 Tensor least_squares(const Tensor& a, const Tensor& b) {

@@ -72,6 +72,9 @@ enum class OpCode : std::uint8_t {
   eigh,  // a[..., n, n], its lower triangle read as a symmetric matrix -> [..., 2n + 2, n]: the eigenvectors in the
          // columns of rows 0..n-1, the matrix rotated to diagonal in rows n..2n-1 (its diagonal: the eigenvalues, in
          // no particular order), rows 2n and 2n + 1 scratch (the last step's rotations)
+  svd,   // a[..., m, n], m >= n -> [..., m + n + 2, n]: U (orthonormal columns, zero where the singular value is) in
+         // rows 0..m-1, V in rows m..m+n-1, the singular values (in no particular order) in row m + n, row m + n + 1
+         // scratch
 };
 
 // Function ids of the elementwise ops. The numbers are shared with the shaders (see elementwise.def).
@@ -97,8 +100,8 @@ const char* fn_name(ArgReduceFn f);
 // ---- The attribute structs, one per op family (op_info() says which op takes which) ----
 // Every field has an initializer, so that designated initializers may leave any out.
 
-// select, clip, cast, reshape, eye, gather, indexed_add, indexed_put, bitcast, cholesky, lu, eigh: the inputs and the
-// result type say it all.
+// select, clip, cast, reshape, eye, gather, indexed_add, indexed_put, bitcast, cholesky, lu, eigh, svd: the inputs and
+// the result type say it all.
 using NoAttrs = std::monostate;
 
 struct UnaryAttrs {
@@ -318,6 +321,8 @@ constexpr OpInfo op_info(OpCode code) {
       return {"qr", attrs_index<QrAttrs>};
     case OpCode::eigh:
       return {"eigh", attrs_index<NoAttrs>};
+    case OpCode::svd:
+      return {"svd", attrs_index<NoAttrs>};
   }
   return {"?", attrs_index<NoAttrs>};
 }

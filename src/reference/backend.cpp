@@ -203,6 +203,9 @@ class ReferenceBackend final : public Backend {
       case OpCode::eigh:
         eigh(arg(0), out, dst());
         break;
+      case OpCode::svd:
+        svd(arg(0), out, dst());
+        break;
     }
     NXV_CHECK(result != nullptr, describe(call), "the reference backend has no kernel for op code ",
               static_cast<int>(call.code));

@@ -75,6 +75,7 @@ void lu(const Tensor& a, const TensorType& out, std::byte* dst);
 // linalg_orthogonal.cpp
 void qr(const QrAttrs& attrs, const Tensor& a, const TensorType& out, std::byte* dst);
 void eigh(const Tensor& a, const TensorType& out, std::byte* dst);
+void svd(const Tensor& a, const TensorType& out, std::byte* dst);
 
 // conv.cpp, window.cpp: the CNN ops (include/nxv/conv.hpp defines their orders)
 void conv(const ConvAttrs& attrs, const Tensor& x, const Tensor& w, const TensorType& out, std::byte* dst);

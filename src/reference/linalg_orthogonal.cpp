@@ -1,5 +1,5 @@
-// Reference kernels of the orthogonal factorisations (OpCode::qr, eigh): Householder QR (LAPACK geqr2 + org2r) and
-// cyclic Jacobi for the symmetric eigenproblem, in the order the Vulkan kernels
+// Reference kernels of the orthogonal factorisations (OpCode::qr, eigh, svd): Householder QR (LAPACK geqr2 + org2r),
+// cyclic Jacobi for the symmetric eigenproblem and one-sided Jacobi for the SVD, in the order the Vulkan kernels
 // (src/vulkan/kernels/linalg_orthogonal.comp) run them. Packed layouts in ops/op.hpp.
 #include <algorithm>
 #include <cmath>
@@ -153,6 +153,64 @@ void eigh_one(const T* a, T* out, std::int64_t n) {
   }
 }
 
+// One-sided Jacobi (Hestenes) on one m x n matrix, m >= n, into out's [m + n + 2, n] block: the columns of W (rows
+// 0..m-1, a copy of a) are rotated in round-robin pairs until orthogonal, the rotations accumulated in V (rows
+// m..m+n-1); row m + n holds the rotations' c, row m + n + 1 their s. A pair's rotation is eigh's for the 2x2 Gram
+// matrix [[α, γ], [γ, β]] of its columns (α = ‖w_p‖², β = ‖w_q‖², γ = w_pᵀw_q, each summed in row order). Then
+// row m + n takes the singular values (the column norms) and W's columns are divided by them (a zero column stays
+// zero): U.
+template <class T>
+void svd_one(const T* a, T* out, std::int64_t m, std::int64_t n) {
+  T* w = out;
+  T* v = out + m * n;
+  T* cs = out + (m + n) * n;
+  std::copy(a, a + m * n, w);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t c = 0; c < n; ++c) v[i * n + c] = i == c ? T(1) : T(0);
+  const std::int64_t players = n + (n % 2), pairs = players / 2;
+  for (int sweep = 0; n >= 2 && sweep < kMaxJacobiSweeps; ++sweep) {
+    bool rotated = false;
+    for (std::int64_t step = 0; step + 1 < players; ++step) {
+      for (std::int64_t i = 0; i < pairs; ++i) {
+        std::int64_t p, q;
+        round_robin_pair(players, step, i, p, q);
+        JacobiRotation<T> rot{T(1), T(0)};
+        if (q < n) {
+          T alpha = 0, beta = 0, gamma = 0;
+          for (std::int64_t k = 0; k < m; ++k) {
+            alpha += w[k * n + p] * w[k * n + p];
+            beta += w[k * n + q] * w[k * n + q];
+            gamma += w[k * n + p] * w[k * n + q];
+          }
+          rot = jacobi_rotation(alpha, beta, gamma);
+        }
+        cs[i] = rot.c;
+        cs[n + i] = rot.s;
+        rotated = rotated || rot.s != T(0);
+      }
+      for (std::int64_t i = 0; i < pairs; ++i) {  // columns p and q of W and V
+        const T c = cs[i], s = cs[n + i];
+        if (s == T(0)) continue;
+        std::int64_t p, q;
+        round_robin_pair(players, step, i, p, q);
+        for (std::int64_t k = 0; k < m + n; ++k) {  // W's rows, then V's (contiguous after them)
+          const T xp = w[k * n + p], xq = w[k * n + q];
+          w[k * n + p] = c * xp - s * xq;
+          w[k * n + q] = s * xp + c * xq;
+        }
+      }
+    }
+    if (!rotated) break;
+  }
+  for (std::int64_t c = 0; c < n; ++c) {
+    T sum = 0;
+    for (std::int64_t k = 0; k < m; ++k) sum += w[k * n + c] * w[k * n + c];
+    cs[c] = std::sqrt(sum);
+  }
+  for (std::int64_t k = 0; k < m; ++k)
+    for (std::int64_t c = 0; c < n; ++c) w[k * n + c] = cs[c] != T(0) ? w[k * n + c] / cs[c] : T(0);
+}
+
 template <class F>
 void visit_float(DType dtype, F&& f) {
   if (dtype == DType::f32)
@@ -185,6 +243,18 @@ void eigh(const Tensor& a, const TensorType& out, std::byte* dst) {
     std::vector<T> packed(static_cast<std::size_t>(num_elements(out.shape)));
     const std::int64_t count = n == 0 ? 0 : a.size() / (n * n);
     for (std::int64_t b = 0; b < count; ++b) eigh_one(av.data() + b * n * n, packed.data() + b * (2 * n + 2) * n, n);
+    if (!packed.empty()) std::memcpy(dst, packed.data(), packed.size() * sizeof(T));
+  });
+}
+
+void svd(const Tensor& a, const TensorType& out, std::byte* dst) {
+  visit_float(out.dtype, [&]<class T>() {
+    const int rank = a.rank();
+    const std::int64_t m = a.shape()[rank - 2], n = a.shape()[rank - 1];
+    const std::vector<T> av = elements<T>(a);
+    std::vector<T> packed(static_cast<std::size_t>(num_elements(out.shape)));
+    const std::int64_t per = (m + n + 2) * n, count = per == 0 ? 0 : num_elements(out.shape) / per;
+    for (std::int64_t b = 0; b < count; ++b) svd_one(av.data() + b * m * n, packed.data() + b * per, m, n);
     if (!packed.empty()) std::memcpy(dst, packed.data(), packed.size() * sizeof(T));
   });
 }

@@ -210,6 +210,7 @@ Tensor batch_op(const RuleContext& c) {
     case OpCode::lu:
     case OpCode::qr:
     case OpCode::eigh:
+    case OpCode::svd:
       return batch_every_input(c);
   }
   detail::fail("vectorize: no batching rule for ", describe(c.call));

@@ -241,6 +241,7 @@ std::string format_call(const OpCall& call) {
     case OpCode::cholesky:
     case OpCode::lu:
     case OpCode::eigh:
+    case OpCode::svd:
       break;
     case OpCode::qr:
       s << (call.attrs_as<QrAttrs>().complete ? "(complete)" : "(reduced)");

@@ -103,6 +103,7 @@ class VulkanBackend final : public Backend {
       case OpCode::lu:
       case OpCode::qr:
       case OpCode::eigh:
+      case OpCode::svd:
         return kernels::linalg(call, in, out, result);
       case OpCode::reshape:
       case OpCode::bitcast:

@@ -66,6 +66,24 @@ std::vector<GradCase> cases() {
          const Tensor w = expand_dims(e.eigenvalues * e.eigenvalues * e.eigenvalues, 1);
          return dot(e.eigenvectors * w, Axes{2}, Axes{0}, e.eigenvectors, Axes{2}, Axes{0});
        }},
+      // The singular values, and sign-independent functions of the singular vectors: u diag(s³) uᵀ, vᵀ diag(s) v.
+      {"svd_values", {{{5, 3}}}, [](const Xs& x) { return linalg::svd(x[0]).s; }},
+      {"svd_vectors_tall",
+       {{{4, 3}}},
+       [](const Xs& x) {
+         const linalg::SVD f = linalg::svd(x[0]);
+         const Tensor s3 = expand_dims(f.s * f.s * f.s, 0);
+         return concatenate(
+             {flatten(dot(f.u * s3, transpose(f.u))), flatten(dot(transpose(f.vt) * expand_dims(f.s, 0), f.vt))}, 0);
+       }},
+      {"svd_vectors_wide_batch",
+       {{{2, 2, 4}}},
+       [](const Xs& x) {
+         const linalg::SVD f = linalg::svd(x[0]);
+         return dot(f.u * expand_dims(f.s, 1), Axes{2}, Axes{0}, f.u, Axes{2}, Axes{0});
+       }},
+      {"pinv", {{{4, 3}}}, [](const Xs& x) { return linalg::pinv(x[0]); }},
+      {"norm_nuc", {{{3, 3}}}, [](const Xs& x) { return linalg::norm(x[0], {.ord = "nuc"}); }},
       {"least_squares_tall", {{{6, 3}}, {{6, 2}}}, [](const Xs& x) { return linalg::least_squares(x[0], x[1]); }},
       {"least_squares_wide", {{{2, 4}}, {{2}}}, [](const Xs& x) { return linalg::least_squares(x[0], x[1]); }},
       {"norm_fro", {{{3, 4}}}, [](const Xs& x) { return linalg::norm(x[0]); }},

@@ -341,9 +341,8 @@ TEST(Linalg, BadInputGivesClearErrors) {
   expect_error([] { linalg::triangular_solve(zeros({2, 3, 3}), zeros({3, 3, 2})); }, {"triangular_solve", "broadcast"});
   expect_error([] { linalg::solve(zeros({3, 3}), zeros({2})); }, {"solve", "rows (2)", "order 3"});
   expect_error([] { linalg::norm(zeros({2, 2, 2})); }, {"norm", "vector or a matrix", "f32[2, 2, 2]"});
-  expect_error([] { linalg::norm(zeros({2, 2}), {.ord = "nuc"}); }, {"norm", "nuc", "svd"});
   expect_error([] { linalg::norm(zeros({2}), {.ord = "fro"}); }, {"norm", "fro", "not a vector norm"});
-  expect_error([] { linalg::norm(zeros({2, 2}), {.ord = "7"}); }, {"norm", "not a matrix norm"});
+  expect_error([] { linalg::norm(zeros({2, 2}), {.ord = "7"}); }, {"norm", "not a matrix norm", "nuc"});
   expect_error([] { linalg::matrix_power(zeros({2, 3}), 2); }, {"matrix_power", "square"});
   expect_error([] { tril(zeros({3})); }, {"tril", "rank >= 2"});
 }

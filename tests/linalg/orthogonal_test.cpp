@@ -119,6 +119,63 @@ TEST_P(Orthogonal, LeastSquaresMatchesLapackGels) {
   }
 }
 
+TEST_P(Orthogonal, SvdReconstructsIsOrthogonalAndMatchesLapack) {
+  const DType dtype = GetParam();
+  const double eps = unit_roundoff(dtype);
+  for (const auto& [m, n] :
+       std::vector<std::pair<std::int64_t, std::int64_t>>{{6, 4}, {4, 6}, {5, 5}, {30, 7}, {1, 3}}) {
+    const Tensor a = random_rect({m, n}, dtype, 800 + m * 10 + n);
+    const std::int64_t k = std::min(m, n);
+    const std::string at = std::to_string(m) + "x" + std::to_string(n);
+    const linalg::SVD f = linalg::svd(a);
+    ASSERT_EQ(f.u.shape(), (Shape{m, k})) << at;
+    ASSERT_EQ(f.s.shape(), (Shape{k})) << at;
+    ASSERT_EQ(f.vt.shape(), (Shape{k, n})) << at;
+    const double norm = std::sqrt(sum(a * a).item());
+    EXPECT_LE(max_abs_diff(values(matmul(f.u * expand_dims(f.s, 0), f.vt)), values(a)), 8 * m * n * eps * norm) << at;
+    EXPECT_LE(max_abs(values(matmul(mT(f.u), f.u) - eye(Shape{k, k}, dtype))), 8 * m * eps) << at;
+    EXPECT_LE(max_abs(values(matmul(f.vt, mT(f.vt)) - eye(Shape{k, k}, dtype))), 8 * n * eps) << at;
+    std::vector<double> lapack = values(a), sv(static_cast<std::size_t>(k)), superb(static_cast<std::size_t>(k));
+    ASSERT_EQ(LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'N', 'N', m, n, lapack.data(), n, sv.data(), nullptr, 1, nullptr, 1,
+                             superb.data()),
+              0);
+    const std::vector<double> ours = values(f.s);
+    for (std::int64_t i = 0; i < k; ++i) EXPECT_NEAR(ours[i], sv[i], 8 * m * n * eps * norm) << at << " s" << i;
+    // Complete bases.
+    const linalg::SVD full = linalg::svd(a, true);
+    ASSERT_EQ(full.u.shape(), (Shape{m, m})) << at;
+    ASSERT_EQ(full.vt.shape(), (Shape{n, n})) << at;
+    EXPECT_LE(max_abs(values(matmul(mT(full.u), full.u) - eye(Shape{m, m}, dtype))), 16 * m * eps) << at;
+    EXPECT_LE(max_abs(values(matmul(full.vt, mT(full.vt)) - eye(Shape{n, n}, dtype))), 16 * n * eps) << at;
+  }
+}
+
+TEST_P(Orthogonal, PinvSatisfiesThePenroseConditionsAndNormsUseTheSingularValues) {
+  const DType dtype = GetParam();
+  const double eps = unit_roundoff(dtype);
+  // Rank 2 in 5x4: the pseudo-inverse, not an inverse.
+  const Tensor left = random_rect({5, 2}, dtype, 900), right = random_rect({2, 4}, dtype, 901);
+  const Tensor a = matmul(left, right);
+  const Tensor p = linalg::pinv(a);
+  ASSERT_EQ(p.shape(), (Shape{4, 5}));
+  const double scale = max_abs(values(a)) * max_abs(values(p)) * 400 * eps;
+  EXPECT_LE(max_abs_diff(values(matmul(matmul(a, p), a)), values(a)), scale * max_abs(values(a)));
+  EXPECT_LE(max_abs_diff(values(matmul(matmul(p, a), p)), values(p)), scale * max_abs(values(p)));
+  const Tensor ap = matmul(a, p), pa = matmul(p, a);
+  EXPECT_LE(max_abs_diff(values(ap), values(mT(ap))), scale);  // symmetric
+  EXPECT_LE(max_abs_diff(values(pa), values(mT(pa))), scale);
+  const Tensor full_rank = random_rect({4, 4}, dtype, 902) + eye(Shape{4, 4}, dtype) * 3.0;
+  EXPECT_LE(max_abs_diff(values(linalg::pinv(full_rank)), values(linalg::invert(full_rank))), 256 * eps);
+  // Norms: 2 and -2 the extreme singular values, nuc their sum.
+  const Tensor d = as_type(tensor<double>({3, 0, 0, 0, -4, 0}, {2, 3}), dtype);
+  EXPECT_NEAR(linalg::norm(d, {.ord = "2"}).item(), 4.0, 8 * eps);
+  EXPECT_NEAR(linalg::norm(d, {.ord = "-2"}).item(), 3.0, 8 * eps);
+  EXPECT_NEAR(linalg::norm(d, {.ord = "nuc"}).item(), 7.0, 16 * eps);
+  const Tensor batch = linalg::norm(stack({d, d * 2.0}, 1), {.ord = "2", .axes = Axes{0, 2}, .keep_axes = true});
+  EXPECT_EQ(batch.shape(), (Shape{1, 2, 1}));
+  EXPECT_NEAR(values(batch)[1], 8.0, 16 * eps);
+}
+
 TEST(Orthogonal, EmptyMatrices) {
   EXPECT_EQ(linalg::qr(zeros({2, 0, 3})).q.shape(), (Shape{2, 0, 0}));
   const linalg::QR tall = linalg::qr(zeros({3, 0}), linalg::QrMode::complete);
@@ -155,6 +212,18 @@ TEST_P(Orthogonal, VulkanMatchesTheReference) {
         },
         {x + mT(x)}, "eigh " + at, 16.0 * n);
   }
+  for (const auto& [batch, m, n] : std::vector<std::tuple<Shape, std::int64_t, std::int64_t>>{
+           {{}, 1, 1}, {{3}, 6, 4}, {{2}, 4, 7}, {{}, 70, 65}, {{0}, 3, 3}}) {
+    Shape shape = batch;
+    shape.push_back(m);
+    shape.push_back(n);
+    expect_close_on_vulkan(
+        [](const std::vector<Tensor>& x) {
+          const linalg::SVD f = linalg::svd(x[0]);
+          return concatenate({flatten(f.u), flatten(f.s), flatten(f.vt)}, 0);
+        },
+        {random_rect(shape, dtype, 650 + m)}, "svd " + to_string(shape), 16.0 * m);
+  }
   expect_close_on_vulkan([](const std::vector<Tensor>& x) { return linalg::least_squares(x[0], x[1]); },
                          {random_rect({3, 9, 4}, dtype, 700), random_rect({3, 9}, dtype, 701)}, "least_squares", 256.0);
 }
@@ -162,6 +231,7 @@ TEST_P(Orthogonal, VulkanMatchesTheReference) {
 TEST(Orthogonal, BadInputGivesClearErrors) {
   expect_error([] { linalg::eigh(zeros({2, 3})); }, {"eigh", "square", "f32[2, 3]"});
   expect_error([] { linalg::qr(zeros({4}, DType::f64)); }, {"qr", "rank >= 2"});
+  expect_error([] { linalg::svd(zeros({4, 4}, DType::s64)); }, {"svd", "f32 or f64", "s64[4, 4]"});
   expect_error([] { linalg::least_squares(zeros({4, 2}), zeros({3})); }, {"least_squares", "rows (3)", "rows 4"});
   // qr's gradient where PyTorch has none: complete mode of a tall matrix.
   expect_error(

@@ -323,6 +323,9 @@ std::vector<Case> cases() {
       {"eigh",
        [](auto& x) { return linalg::eigh(x[0]).eigenvectors; },
        {batched(test_uniform(DType::f32, {3, 4, 4}, 109, -1.0, 1.0), 0)}},
+      {"svd",
+       [](auto& x) { return linalg::svd(x[0]).u; },
+       {batched(test_uniform(DType::f32, {4, 3, 3}, 110, -1.0, 1.0), 1)}},
       {"triangular_solve",
        [](auto& x) {
          return linalg::triangular_solve(x[0] + eye(Shape{4, 4}, DType::f32, x[0].backend()) * 3.0, x[1]);

@@ -41,6 +41,11 @@ const std::map<std::string, LinalgFn>& functions() {
          const linalg::Eigh e = linalg::eigh(a);
          return std::vector<Tensor>{e.eigenvalues, e.eigenvectors};
        }},
+      {"svd",
+       [](const Tensor& a, const Tensor&) {
+         const linalg::SVD f = linalg::svd(a);
+         return std::vector<Tensor>{f.u, f.s, f.vt};
+       }},
   };
   return f;
 }

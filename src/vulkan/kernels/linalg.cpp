@@ -67,6 +67,14 @@ Steps steps_of(const OpCall& call, const LinalgPush& p) {
       return {n >= 2 ? kJacobiSweeps * (players - 1) : 0, 2 * shared_by_group(n * n),
               [n, pairs](std::int64_t) { return 1 + shared_by_group(pairs) + 2 * shared_by_group(pairs * n); }};
     }
+    case OpCode::svd: {  // {matrices, m, n}
+      const std::int64_t m = p.n, cols = p.rows, players = cols + cols % 2, pairs = players / 2;
+      return {cols >= 2 ? kJacobiSweeps * (players - 1) : 0, shared_by_group(m * cols) + shared_by_group(cols * cols),
+              [m, cols, pairs](std::int64_t) {
+                return 1 + shared_by_group(pairs) * m + shared_by_group(pairs * (m + cols));
+              },
+              shared_by_group(cols) * m + shared_by_group(m * cols)};
+    }
     default:
       return {};
   }
@@ -110,6 +118,10 @@ bool linalg(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& res
       push.cols = static_cast<std::uint32_t>(b.shape()[r - 1]);
       break;
     }
+    case OpCode::svd:  // {matrices, m, n}
+      push.n = static_cast<std::uint32_t>(m);
+      push.rows = static_cast<std::uint32_t>(n);
+      break;
     case OpCode::qr:  // {matrices, m, n, q}
       push.n = static_cast<std::uint32_t>(m);
       push.rows = static_cast<std::uint32_t>(n);

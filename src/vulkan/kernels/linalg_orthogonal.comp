@@ -1,4 +1,4 @@
-// OpCode::qr (QR) and eigh (EIGH) on f32/f64 matrices, one matrix per workgroup, worked on in place in the packed
+// OpCode::qr (QR), eigh (EIGH) and svd (SVD) on f32/f64 matrices, one matrix per workgroup, worked on in place in the packed
 // result (layouts in src/ops/op.hpp) with a workgroup barrier between steps: Householder QR and round-robin cyclic
 // Jacobi, each element seeing the operations of src/reference/linalg_orthogonal.cpp in the same order (`precise`,
 // no fused multiply-add). A step's scalar work (a column norm, the rotations) is one invocation's, as in the
@@ -108,7 +108,7 @@ void main() {
 }
 #endif
 
-#if defined(EIGH)
+#if defined(EIGH) || defined(SVD)
 #if defined(A_F64)
 const A_T EPSILON = 2.220446049250313e-16lf;
 #else
@@ -122,7 +122,9 @@ uvec2 pair_of(uint players, uint step, uint i) {
   uint q = j == 0u ? 0u : 1u + (j - 1u + step) % (players - 1u);
   return p < q ? uvec2(p, q) : uvec2(q, p);
 }
+#endif
 
+#if defined(EIGH)
 void main() {
   uint mat = nxv_linear_group();
   if (mat >= pc.matrices) return;
@@ -207,6 +209,99 @@ void main() {
       y[v0 + k * n + pq.y] = nvq;
     }
     sync();
+  }
+}
+#endif
+
+#if defined(SVD)
+// One-sided Jacobi (the reference's svd_one): W (rows 0..m-1) starts as a copy of a, V (rows m..m+n-1) as I; each
+// round-robin step rotates column pairs of both; the tidying up puts the column norms in row m + n and divides W's
+// columns by them.
+void main() {
+  uint mat = nxv_linear_group();
+  if (mat >= pc.matrices) return;
+  uint m = pc.m, n = pc.n, lid = gl_LocalInvocationID.x;
+  uint base = mat * (m + n + 2u) * n, a_base = mat * m * n;
+  uint c0 = base + (m + n) * n, s0 = c0 + n;
+  uint current = c0 + n - 1u, done = s0 + n - 1u;  // as eigh's flags
+  if ((pc.flags & 1u) != 0u) {  // the copy-in
+    for (uint e = lid; e < m * n; e += GROUP) y[base + e] = a_data[a_base + e];
+    for (uint e = lid; e < n * n; e += GROUP) y[base + m * n + e] = e / n == e % n ? A_STORE(1) : A_STORE(0);
+    if (lid == 0u && n >= 2u) {
+      y[current] = A_STORE(0);
+      y[done] = A_STORE(0);
+    }
+    sync();
+  }
+  uint players = n + n % 2u, pairs = players / 2u, steps = players - 1u;
+  for (uint g = pc.begin; g < pc.end; ++g) {
+    if (y[done] != A_T(0)) break;
+    uint sweep = g / steps, step = g % steps;
+    if (step == 0u && sweep > 0u) {
+      bool converged = y[current] == A_T(0);
+      sync();
+      if (converged) {
+        if (lid == 0u) y[done] = A_STORE(1);
+        break;
+      }
+      if (lid == 0u) y[current] = A_STORE(0);
+      sync();
+    }
+    for (uint i = lid; i < pairs; i += GROUP) {
+      uvec2 pq = pair_of(players, step, i);
+      A_T c = A_T(1), s = A_T(0);
+      if (pq.y < n) {
+        precise A_T alpha = A_T(0), beta = A_T(0), gamma = A_T(0);
+        for (uint k = 0u; k < m; ++k) {
+          A_T wp = y[base + k * n + pq.x], wq = y[base + k * n + pq.y];
+          alpha = alpha + wp * wp;
+          beta = beta + wq * wq;
+          gamma = gamma + wp * wq;
+        }
+        precise A_T bound = EPSILON * sqrt(abs(alpha)) * sqrt(abs(beta));
+        if (abs(gamma) > bound) {
+          precise A_T theta = (beta - alpha) / (gamma + gamma);
+          precise A_T t = (theta >= A_T(0) ? A_T(1) : A_T(-1)) / (abs(theta) + sqrt(theta * theta + A_T(1)));
+          precise A_T cc = A_T(1) / sqrt(t * t + A_T(1));
+          precise A_T ss = t * cc;
+          c = cc;
+          s = ss;
+          y[current] = A_STORE(1);
+        }
+      }
+      y[c0 + i] = c;
+      y[s0 + i] = s;
+    }
+    sync();
+    for (uint e = lid; e < pairs * (m + n); e += GROUP) {  // columns p and q of W and V
+      uint i = e / (m + n), k = e % (m + n);
+      A_T c = y[c0 + i], s = y[s0 + i];
+      if (s == A_T(0)) continue;
+      uvec2 pq = pair_of(players, step, i);
+      A_T xp = y[base + k * n + pq.x], xq = y[base + k * n + pq.y];
+      precise A_T np = c * xp - s * xq;
+      precise A_T nq = s * xp + c * xq;
+      y[base + k * n + pq.x] = np;
+      y[base + k * n + pq.y] = nq;
+    }
+    sync();
+  }
+  if ((pc.flags & 2u) != 0u) {  // the tidying up: singular values, then U
+    sync();
+    for (uint c = lid; c < n; c += GROUP) {
+      precise A_T sum = A_T(0);
+      for (uint k = 0u; k < m; ++k) {
+        A_T x = y[base + k * n + c];
+        sum = sum + x * x;
+      }
+      y[c0 + c] = sqrt(sum);
+    }
+    sync();
+    for (uint e = lid; e < m * n; e += GROUP) {
+      A_T sv = y[c0 + e % n];
+      precise A_T u = y[base + e] / sv;
+      y[base + e] = sv != A_T(0) ? u : A_STORE(0);
+    }
   }
 }
 #endif
