@@ -245,6 +245,11 @@ Tensor covariance(const Tensor& x, std::int64_t ddof = 0);
 Tensor all_close(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
 // Nx.stack: tensors of one shape joined along a new axis `axis` (in [-(rank + 1), rank]); dtypes promote.
 Tensor stack(const std::vector<Tensor>& xs, int axis = 0);
+// NumPy's matmul over the last two axes: a [..., n, k] @ b [..., k, m] -> [..., n, m], both of rank >= 2, the
+// batch axes broadcast (NumPy rules); one dot with batch axes (`precision` as dot's).
+Tensor matmul(const Tensor& a, const Tensor& b, std::optional<Precision> precision = std::nullopt);
+// The last two axes swapped (NumPy's matrix_transpose, PyTorch's .mT); rank >= 2.
+Tensor matrix_transpose(const Tensor& x);
 // Nx.tril / Nx.triu over the last two axes (rank >= 2): the elements on and below (tril) or on and above (triu)
 // diagonal k (0 the main one, k > 0 above it), zeros elsewhere (by select, so an infinity or NaN outside does not
 // leak in).

@@ -4,40 +4,17 @@
 // with finite differences taken entry by entry (tests/grad/linalg_grad_test.cpp).
 #include "grad/rules.hpp"
 #include "ops/apply.hpp"
+#include "ops/matrix_block.hpp"
 
 namespace nxv::rules {
 
 namespace {
 
-// The last two axes swapped.
-Tensor mT(const Tensor& t) {
-  Axes perm;
-  for (int d = 0; d < t.rank() - 2; ++d) perm.push_back(d);
-  perm.push_back(t.rank() - 1);
-  perm.push_back(t.rank() - 2);
-  return transpose(t, perm);
-}
-
-// a @ b over the last two axes, batched over the others.
-Tensor matmul(const Tensor& a, const Tensor& b) {
-  const int r = a.rank();
-  Axes batch;
-  for (int d = 0; d < r - 2; ++d) batch.push_back(d);
-  return dot(a, Axes{r - 1}, batch, b, Axes{r - 2}, batch);
-}
-
 Tensor solve_triangular(const Tensor& a, const Tensor& b, const TriangularSolveAttrs& attrs) {
   return apply(OpCall{OpCode::triangular_solve, attrs}, {a, b}, b.type());
 }
 
-// t[..., :, first : first + count]
-Tensor columns(const Tensor& t, std::int64_t first, std::int64_t count) {
-  Shape starts = Shape::filled(t.rank(), 0), lengths = t.shape();
-  starts.back() = first;
-  lengths.back() = count;
-  return slice(t, starts, lengths);
-}
-
+// t's diagonal, zeros elsewhere.
 Tensor diagonal_part(const Tensor& t) { return triu(tril(t)); }
 
 // a = L Lᵀ, reading a's lower triangle as the symmetric S = tril(a) + tril(a, -1)ᵀ. With L̇ = L Φ(L⁻¹ Ṡ L⁻ᵀ)
@@ -45,11 +22,11 @@ Tensor diagonal_part(const Tensor& t) { return triu(tril(t)); }
 // the diagonal enters S twice: ā = tril(h + hᵀ, -1) + diag(h).
 std::vector<Tensor> cholesky_vjp(const Vjp& v) {
   const Tensor& l = v.y;
-  const Tensor x = matmul(mT(l), v.g);
+  const Tensor x = matmul(matrix_transpose(l), v.g);
   const Tensor phi = tril(x, -1) + diagonal_part(x) * 0.5;
   const Tensor left = solve_triangular(l, phi, {.left_side = true, .lower = true, .transpose_a = true});
   const Tensor h = solve_triangular(l, left, {.left_side = false, .lower = true});
-  return {tril(h + mT(h), -1) + diagonal_part(h)};
+  return {tril(h + matrix_transpose(h), -1) + diagonal_part(h)};
 }
 
 // Left side, x = op(a)⁻¹ b: b̄ = op(a)⁻ᵀ x̄ and op(a)‾ = −b̄ xᵀ. Right side, x = b op(a)⁻¹: b̄ = x̄ op(a)⁻ᵀ and
@@ -62,8 +39,9 @@ std::vector<Tensor> triangular_solve_vjp(const Vjp& v) {
   std::vector<Tensor> cot(2);
   if (v.needs[1]) cot[1] = b_bar;
   if (v.needs[0]) {
-    const Tensor op_bar = -(attrs.left_side ? matmul(b_bar, mT(v.y)) : matmul(mT(v.y), b_bar));
-    const Tensor a_bar = attrs.transpose_a ? mT(op_bar) : op_bar;
+    const Tensor op_bar =
+        -(attrs.left_side ? matmul(b_bar, matrix_transpose(v.y)) : matmul(matrix_transpose(v.y), b_bar));
+    const Tensor a_bar = attrs.transpose_a ? matrix_transpose(op_bar) : op_bar;
     const int skip = attrs.unit_diagonal ? 1 : 0;
     cot[0] = attrs.lower ? tril(a_bar, -skip) : triu(a_bar, skip);
   }
@@ -75,29 +53,19 @@ std::vector<Tensor> triangular_solve_vjp(const Vjp& v) {
 // i. The packed result's permutation columns carry no gradient.
 std::vector<Tensor> lu_vjp(const Vjp& v) {
   const std::int64_t n = v.x[0].shape().back();
-  const Tensor factors = columns(v.y, 0, n), g = columns(v.g, 0, n);
+  const Tensor factors = matrix_block(v.y, 0, 0, n, n), g = matrix_block(v.g, 0, 0, n, n);
   const Tensor l = tril(factors, -1) + eye(Shape{n, n}, factors.dtype(), factors.backend()), u = triu(factors);
-  const Tensor m_bar = tril(matmul(mT(l), tril(g, -1)), -1) + triu(matmul(triu(g), mT(u)));
+  const Tensor m_bar = tril(matmul(matrix_transpose(l), tril(g, -1)), -1) + triu(matmul(triu(g), matrix_transpose(u)));
   const Tensor left =
       solve_triangular(factors, m_bar, {.left_side = true, .lower = true, .transpose_a = true, .unit_diagonal = true});
   const Tensor permuted_bar =
       solve_triangular(factors, left, {.left_side = false, .lower = false, .transpose_a = true});
-  const Tensor permutation = as_type(columns(v.y, n, 1), DType::s64);  // [..., n, 1]
-  const Tensor inverse = argsort(permutation, -2);                     // inverse[perm[i]] = i
+  const Tensor permutation = as_type(matrix_block(v.y, 0, n, n, 1), DType::s64);  // [..., n, 1]
+  const Tensor inverse = argsort(permutation, -2);                                // inverse[perm[i]] = i
   return {take_along_axis(permuted_bar, inverse, -2)};
 }
 
 // t[..., rows, columns] of the last two axes from (row, column).
-Tensor block(const Tensor& t, std::int64_t row, std::int64_t column, std::int64_t rows, std::int64_t columns) {
-  const int r = t.rank();
-  Shape starts = Shape::filled(r, 0), lengths = t.shape();
-  starts[r - 2] = row;
-  starts[r - 1] = column;
-  lengths[r - 2] = rows;
-  lengths[r - 1] = columns;
-  return slice(t, starts, lengths);
-}
-
 // Reduced with m >= n (or square): a = q r, qᵀq = I. With M = r̄ rᵀ − qᵀ q̄ and K its upper triangle mirrored below,
 // ā = (q̄ + q K) r⁻ᵀ (PyTorch's linalg_qr_backward; derived from qᵀdq being skew-symmetric and dr r⁻¹ upper).
 std::vector<Tensor> qr_vjp(const Vjp& v) {
@@ -108,10 +76,10 @@ std::vector<Tensor> qr_vjp(const Vjp& v) {
       m >= n && (!complete || m == n), "qr",
       "its gradient is defined for the reduced mode with rows >= columns, or a square matrix (as PyTorch's), got ",
       to_string(a.type()), complete ? " in complete mode" : " in reduced mode");
-  const Tensor q = block(v.y, 0, 0, m, n), r = block(v.y, 0, n, n, n);
-  const Tensor q_bar = block(v.g, 0, 0, m, n), r_bar = triu(block(v.g, 0, n, n, n));
-  const Tensor big_m = matmul(r_bar, mT(r)) - matmul(mT(q), q_bar);
-  const Tensor k = triu(big_m) + mT(triu(big_m, 1));
+  const Tensor q = matrix_block(v.y, 0, 0, m, n), r = matrix_block(v.y, 0, n, n, n);
+  const Tensor q_bar = matrix_block(v.g, 0, 0, m, n), r_bar = triu(matrix_block(v.g, 0, n, n, n));
+  const Tensor big_m = matmul(r_bar, matrix_transpose(r)) - matmul(matrix_transpose(q), q_bar);
+  const Tensor k = triu(big_m) + matrix_transpose(triu(big_m, 1));
   return {solve_triangular(r, q_bar + matmul(q, k), {.left_side = false, .lower = false, .transpose_a = true})};
 }
 
@@ -122,14 +90,15 @@ std::vector<Tensor> qr_vjp(const Vjp& v) {
 std::vector<Tensor> eigh_vjp(const Vjp& v) {
   const int r = v.x[0].rank();
   const std::int64_t n = v.x[0].shape().back();
-  const Tensor vectors = block(v.y, 0, 0, n, n), values = take_diagonal(block(v.y, n, 0, n, n));
-  const Tensor vectors_bar = block(v.g, 0, 0, n, n), values_bar = take_diagonal(block(v.g, n, 0, n, n));
+  const Tensor vectors = matrix_block(v.y, 0, 0, n, n), values = take_diagonal(matrix_block(v.y, n, 0, n, n));
+  const Tensor vectors_bar = matrix_block(v.g, 0, 0, n, n), values_bar = take_diagonal(matrix_block(v.g, n, 0, n, n));
   const Tensor gaps = expand_dims(values, r - 2) - expand_dims(values, r - 1);  // [i, j] = w_j − w_i
   const Tensor diagonal =
       equal(iota(Shape{n, n}, 0, DType::s64, values.backend()), iota(Shape{n, n}, 1, DType::s64, values.backend()));
-  const Tensor inner = select(diagonal, expand_dims(values_bar, r - 2), matmul(mT(vectors), vectors_bar) / gaps);
-  const Tensor g = matmul(matmul(vectors, inner), mT(vectors));
-  return {tril(g + mT(g), -1) + diagonal_part(g)};
+  const Tensor inner =
+      select(diagonal, expand_dims(values_bar, r - 2), matmul(matrix_transpose(vectors), vectors_bar) / gaps);
+  const Tensor g = matmul(matmul(vectors, inner), matrix_transpose(vectors));
+  return {tril(g + matrix_transpose(g), -1) + diagonal_part(g)};
 }
 
 // a = U diag(s) Vᵀ with m >= n, V square (Townsend 2016, "Differentiating the Singular Value Decomposition"):
@@ -138,19 +107,20 @@ std::vector<Tensor> eigh_vjp(const Vjp& v) {
 std::vector<Tensor> svd_vjp(const Vjp& v) {
   const int r = v.x[0].rank();
   const std::int64_t m = v.x[0].shape()[r - 2], n = v.x[0].shape()[r - 1];
-  const Tensor u = block(v.y, 0, 0, m, n), vv = block(v.y, m, 0, n, n);
-  const Tensor s = block(v.y, m + n, 0, 1, n);  // [..., 1, n]: s_j along the columns
-  const Tensor u_bar = block(v.g, 0, 0, m, n), v_bar = block(v.g, m, 0, n, n), s_bar = block(v.g, m + n, 0, 1, n);
-  const Tensor s_column = mT(s);  // [..., n, 1]: s_i along the rows
+  const Tensor u = matrix_block(v.y, 0, 0, m, n), vv = matrix_block(v.y, m, 0, n, n);
+  const Tensor s = matrix_block(v.y, m + n, 0, 1, n);  // [..., 1, n]: s_j along the columns
+  const Tensor u_bar = matrix_block(v.g, 0, 0, m, n), v_bar = matrix_block(v.g, m, 0, n, n),
+               s_bar = matrix_block(v.g, m + n, 0, 1, n);
+  const Tensor s_column = matrix_transpose(s);  // [..., n, 1]: s_i along the rows
   const Tensor diagonal =
       equal(iota(Shape{n, n}, 0, DType::s64, s.backend()), iota(Shape{n, n}, 1, DType::s64, s.backend()));
   const Tensor zero = zeros({}, s.dtype(), s.backend());
   const Tensor f = select(diagonal, zero, 1.0 / (s * s - s_column * s_column));
-  const Tensor ut_ubar = matmul(mT(u), u_bar), vt_vbar = matmul(mT(vv), v_bar);
-  const Tensor inner =
-      f * (ut_ubar - mT(ut_ubar)) * s + select(diagonal, s_bar, zero) + s_column * (f * (vt_vbar - mT(vt_vbar)));
+  const Tensor ut_ubar = matmul(matrix_transpose(u), u_bar), vt_vbar = matmul(matrix_transpose(vv), v_bar);
+  const Tensor inner = f * (ut_ubar - matrix_transpose(ut_ubar)) * s + select(diagonal, s_bar, zero) +
+                       s_column * (f * (vt_vbar - matrix_transpose(vt_vbar)));
   const Tensor outside = (u_bar - matmul(u, ut_ubar)) / s;  // (I − UUᵀ) Ū S⁻¹
-  return {matmul(matmul(u, inner) + outside, mT(vv))};
+  return {matmul(matmul(u, inner) + outside, matrix_transpose(vv))};
 }
 
 }  // namespace

@@ -29,35 +29,36 @@ Tensor cholesky(const Tensor& a) {
   return apply(OpCall{OpCode::cholesky, NoAttrs{}}, {a}, a.type());
 }
 
-Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveOptions& options) {
-  constexpr std::string_view op = "triangular_solve";
-  check_matrices(a, op, true);
+Rhs prepare_rhs(const Tensor& a, const Tensor& b, std::string_view op, std::int64_t length,
+                std::string_view a_length_name, bool right_side) {
   check_defined(b, op);
   NXV_CHECK(b.dtype() == DType::f32 || b.dtype() == DType::f64, op, "needs f32 or f64 b (convert with as_type), got ",
             to_string(b.type()));
-  const DType dtype = promote(a.dtype(), b.dtype());
-  const std::int64_t n = a.shape().back();
-  const bool vector = b.rank() == a.rank() - 1 || b.rank() == 1;
-  NXV_CHECK(vector || b.rank() >= 2, op, "b must be vectors (rank 1 or a's rank - 1) or matrices, got ",
+  Rhs rhs;
+  rhs.vector = b.rank() == a.rank() - 1 || b.rank() == 1;
+  NXV_CHECK(rhs.vector || b.rank() >= 2, op, "b must be vectors (rank 1 or a's rank - 1) or matrices, got ",
             shapes_of(std::vector<Tensor>{a, b}));
-  const int b_matrix_axes = vector ? 1 : 2;
-  const std::int64_t b_n = vector ? b.shape().back() : b.shape()[b.rank() - (options.left_side ? 2 : 1)];
-  NXV_CHECK(b_n == n, op, "b's ", options.left_side ? "rows" : "columns", " (", b_n, ") must match a's order ", n,
-            ", got ", shapes_of(std::vector<Tensor>{a, b}));
+  const std::int64_t b_length = b.shape()[b.rank() - (rhs.vector || right_side ? 1 : 2)];
+  NXV_CHECK(b_length == length, op, "b's ", right_side ? "columns" : "rows", " (", b_length, ") must match a's ",
+            a_length_name, " ", length, ", got ", shapes_of(std::vector<Tensor>{a, b}));
+  const DType dtype = promote(a.dtype(), b.dtype());
+  const int b_matrix_axes = rhs.vector ? 1 : 2;
   const Shape batch = broadcast_shapes(batch_shape(a, 2), batch_shape(b, b_matrix_axes), op);
-  const Tensor a_full = broadcast_batch(as_type(a, dtype), batch, 2);
-  Tensor b_full = broadcast_batch(as_type(b, dtype), batch, b_matrix_axes);
-  Shape b_matrix = b_full.shape();
-  if (vector) {
-    b_matrix.insert(b_matrix.size() - (options.left_side ? 0 : 1), 1);
-    b_full = reshape(b_full, b_matrix);
+  rhs.a = broadcast_batch(as_type(a, dtype), batch, 2);
+  rhs.b = broadcast_batch(as_type(b, dtype), batch, b_matrix_axes);
+  if (rhs.vector) {
+    rhs.vector_axis = rhs.b.rank() - (right_side ? 1 : 0);
+    rhs.b = expand_dims(rhs.b, rhs.vector_axis);
   }
+  return rhs;
+}
+
+Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveOptions& options) {
+  constexpr std::string_view op = "triangular_solve";
+  check_matrices(a, op, true);
+  const Rhs rhs = prepare_rhs(a, b, op, a.shape().back(), "order", !options.left_side);
   const TriangularSolveAttrs attrs{options.left_side, options.lower, options.transpose_a, options.unit_diagonal};
-  const Tensor x = apply(OpCall{OpCode::triangular_solve, attrs}, {a_full, b_full}, b_full.type());
-  if (!vector) return x;
-  Shape vector_shape = batch;
-  vector_shape.push_back(n);
-  return reshape(x, vector_shape);
+  return rhs.restore(apply(OpCall{OpCode::triangular_solve, attrs}, {rhs.a, rhs.b}, rhs.b.type()));
 }
 
 Packed lu_packed(const Tensor& a, std::string_view op) {

@@ -5,43 +5,14 @@
 
 namespace nxv::linalg {
 
-namespace {
-
-// a @ b over the last two axes, batched over the others (equal batch shapes).
-Tensor matmul(const Tensor& a, const Tensor& b) {
-  const int r = a.rank();
-  Axes batch;
-  for (int d = 0; d < r - 2; ++d) batch.push_back(d);
-  return dot(a, Axes{r - 1}, batch, b, Axes{r - 2}, batch);
-}
-
-}  // namespace
-
 Tensor solve(const Tensor& a, const Tensor& b) {
-  constexpr std::string_view op = "solve";
-  check_matrices(a, op, true);
-  check_defined(b, op);
-  NXV_CHECK(b.dtype() == DType::f32 || b.dtype() == DType::f64, op, "needs f32 or f64 b (convert with as_type), got ",
-            to_string(b.type()));
-  const bool vector = b.rank() == a.rank() - 1 || b.rank() == 1;
-  NXV_CHECK(vector || b.rank() >= 2, op, "b must be vectors (rank 1 or a's rank - 1) or matrices, got ",
-            shapes_of(std::vector<Tensor>{a, b}));
-  const std::int64_t n = a.shape().back();
-  const std::int64_t b_n = b.shape()[b.rank() - (vector ? 1 : 2)];
-  NXV_CHECK(b_n == n, op, "b's rows (", b_n, ") must match a's order ", n, ", got ",
-            shapes_of(std::vector<Tensor>{a, b}));
-  const DType dtype = promote(a.dtype(), b.dtype());
-  const int b_matrix_axes = vector ? 1 : 2;
-  const Shape batch = broadcast_shapes(batch_shape(a, 2), batch_shape(b, b_matrix_axes), op);
-  const Tensor a_full = broadcast_batch(as_type(a, dtype), batch, 2);
-  Tensor b_full = broadcast_batch(as_type(b, dtype), batch, b_matrix_axes);
-  if (vector) b_full = expand_dims(b_full, b_full.rank());
-  const Packed lu = lu_packed(a_full, op);
+  check_matrices(a, "solve", true);
+  const Rhs rhs = prepare_rhs(a, b, "solve", a.shape().back(), "order");
+  const Packed lu = lu_packed(rhs.a, "solve");
   // P a = L U, so a x = b is L U x = P b: b's rows permuted, then forward and back substitution.
-  const Tensor permuted = take_along_axis(b_full, expand_dims(lu.permutation, lu.permutation.rank()), -2);
+  const Tensor permuted = take_along_axis(rhs.b, expand_dims(lu.permutation, lu.permutation.rank()), -2);
   const Tensor y = triangular_solve(lu.factors, permuted, {.lower = true, .unit_diagonal = true});
-  const Tensor x = triangular_solve(lu.factors, y, {.lower = false});
-  return vector ? squeeze(x, Axes{x.rank() - 1}) : x;
+  return rhs.restore(triangular_solve(lu.factors, y, {.lower = false}));
 }
 
 // det(a) = det(P)⁻¹ det(L) det(U) = (−1)^swaps · prod(diag(U)); a row swap happened at step j where ipiv[j] != j.

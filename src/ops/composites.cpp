@@ -137,6 +137,35 @@ Tensor triu(const Tensor& x, std::int64_t k) {
   return select(band_mask(x, k, false, "triu"), x, zeros({}, x.dtype(), x.backend()));
 }
 
+Tensor matrix_transpose(const Tensor& x) {
+  check_defined(x, "matrix_transpose");
+  NXV_CHECK(x.rank() >= 2, "matrix_transpose", "needs a tensor of rank >= 2, got ", to_string(x.type()));
+  Axes perm;
+  for (int d = 0; d < x.rank() - 2; ++d) perm.push_back(d);
+  perm.push_back(x.rank() - 1);
+  perm.push_back(x.rank() - 2);
+  return transpose(x, perm);
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b, std::optional<Precision> precision) {
+  check_defined(a, "matmul");
+  check_defined(b, "matmul");
+  NXV_CHECK(a.rank() >= 2 && b.rank() >= 2, "matmul", "needs operands of rank >= 2, got ",
+            shapes_of(std::vector<Tensor>{a, b}));
+  const Shape batch = broadcast_shapes(Shape(a.shape().begin(), a.shape().end() - 2),
+                                       Shape(b.shape().begin(), b.shape().end() - 2), "matmul");
+  const auto batched = [&](const Tensor& t) {
+    Shape target = batch;
+    target.push_back(t.shape()[t.rank() - 2]);
+    target.push_back(t.shape()[t.rank() - 1]);
+    return t.shape() == target ? t : broadcast(t, target);
+  };
+  const int r = batch.size() + 2;
+  Axes batch_axes;
+  for (int d = 0; d < r - 2; ++d) batch_axes.push_back(d);
+  return dot(batched(a), Axes{r - 1}, batch_axes, batched(b), Axes{r - 2}, batch_axes, precision);
+}
+
 // The flattened matrix read with stride m + 1: one slice, exact and differentiable.
 Tensor take_diagonal(const Tensor& x) {
   check_defined(x, "take_diagonal");

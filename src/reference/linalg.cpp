@@ -6,23 +6,11 @@
 #include <numeric>
 #include <vector>
 
-#include "reference/kernels.hpp"
+#include "reference/float_elements.hpp"
 
 namespace nxv::reference {
 
 namespace {
-
-template <class T>
-std::vector<T> elements(const Tensor& t) {
-  std::vector<T> v(static_cast<std::size_t>(t.size()));
-  if (!v.empty()) std::memcpy(v.data(), host_bytes(t), v.size() * sizeof(T));
-  return v;
-}
-
-template <class T>
-void write(const std::vector<T>& v, std::byte* dst) {
-  if (!v.empty()) std::memcpy(dst, v.data(), v.size() * sizeof(T));
-}
 
 std::int64_t matrices(const Shape& shape, std::int64_t per_matrix) {
   return per_matrix == 0 ? 0 : num_elements(shape) / per_matrix;
@@ -108,14 +96,6 @@ void lu_one(const T* a, T* out, std::int64_t n) {
     out[i * (n + 2) + n] = static_cast<T>(perm[i]);
     out[i * (n + 2) + n + 1] = static_cast<T>(pivots[i]);
   }
-}
-
-template <class F>
-void visit_float(DType dtype, F&& f) {
-  if (dtype == DType::f32)
-    f.template operator()<float>();
-  else
-    f.template operator()<double>();
 }
 
 }  // namespace

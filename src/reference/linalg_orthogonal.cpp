@@ -7,18 +7,11 @@
 #include <limits>
 #include <vector>
 
-#include "reference/kernels.hpp"
+#include "reference/float_elements.hpp"
 
 namespace nxv::reference {
 
 namespace {
-
-template <class T>
-std::vector<T> elements(const Tensor& t) {
-  std::vector<T> v(static_cast<std::size_t>(t.size()));
-  if (!v.empty()) std::memcpy(v.data(), host_bytes(t), v.size() * sizeof(T));
-  return v;
-}
 
 // One m x n matrix into out's [m + 1, q + n] block. Step j reflects column j below the diagonal onto beta e_j with
 // H = I − tau v vᵀ (v_j = 1, the rest of v stored where the column was; LAPACK's dlarfg convention), then applies H
@@ -211,14 +204,6 @@ void svd_one(const T* a, T* out, std::int64_t m, std::int64_t n) {
     for (std::int64_t c = 0; c < n; ++c) w[k * n + c] = cs[c] != T(0) ? w[k * n + c] / cs[c] : T(0);
 }
 
-template <class F>
-void visit_float(DType dtype, F&& f) {
-  if (dtype == DType::f32)
-    f.template operator()<float>();
-  else
-    f.template operator()<double>();
-}
-
 }  // namespace
 
 void qr(const QrAttrs& attrs, const Tensor& a, const TensorType& out, std::byte* dst) {
@@ -232,7 +217,7 @@ void qr(const QrAttrs& attrs, const Tensor& a, const TensorType& out, std::byte*
         m * n == 0 ? num_elements(out.shape) / std::max<std::int64_t>(1, (m + 1) * (q + n)) : a.size() / (m * n);
     for (std::int64_t b = 0; b < count; ++b)
       qr_one(av.data() + b * m * n, packed.data() + b * (m + 1) * (q + n), m, n, q);
-    if (!packed.empty()) std::memcpy(dst, packed.data(), packed.size() * sizeof(T));
+    write(packed, dst);
   });
 }
 
@@ -243,7 +228,7 @@ void eigh(const Tensor& a, const TensorType& out, std::byte* dst) {
     std::vector<T> packed(static_cast<std::size_t>(num_elements(out.shape)));
     const std::int64_t count = n == 0 ? 0 : a.size() / (n * n);
     for (std::int64_t b = 0; b < count; ++b) eigh_one(av.data() + b * n * n, packed.data() + b * (2 * n + 2) * n, n);
-    if (!packed.empty()) std::memcpy(dst, packed.data(), packed.size() * sizeof(T));
+    write(packed, dst);
   });
 }
 
@@ -255,7 +240,7 @@ void svd(const Tensor& a, const TensorType& out, std::byte* dst) {
     std::vector<T> packed(static_cast<std::size_t>(num_elements(out.shape)));
     const std::int64_t per = (m + n + 2) * n, count = per == 0 ? 0 : num_elements(out.shape) / per;
     for (std::int64_t b = 0; b < count; ++b) svd_one(av.data() + b * m * n, packed.data() + b * per, m, n);
-    if (!packed.empty()) std::memcpy(dst, packed.data(), packed.size() * sizeof(T));
+    write(packed, dst);
   });
 }
 

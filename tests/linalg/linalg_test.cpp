@@ -40,7 +40,7 @@ TEST_P(Linalg, CholeskyMatchesLapackAndReconstructs) {
     const Tensor a = spd({}, n, dtype, 10 + n);
     const Tensor l = linalg::cholesky(a);
     const double eps = unit_roundoff(dtype), norm_a = max_abs(values(a));
-    EXPECT_LE(max_abs_diff(values(matmul(l, mT(l))), values(a)), 4 * n * eps * norm_a) << "n = " << n;
+    EXPECT_LE(max_abs_diff(values(matmul(l, matrix_transpose(l))), values(a)), 4 * n * eps * norm_a) << "n = " << n;
     EXPECT_EQ(max_abs(values(triu(l, 1))), 0.0) << "zeros above the diagonal";
     // LAPACK's potrf on the same matrix (column-major: its 'U' is our row-major lower triangle).
     std::vector<double> lapack = values(a);
@@ -100,19 +100,19 @@ TEST_P(Linalg, TriangularSolveSatisfiesItsSystemEveryWay) {
           const Tensor x = linalg::triangular_solve(a, b, o);
           Tensor t = lower ? tril(a) : triu(a);
           if (unit) t = t - tril(triu(t)) + eye(Shape{n, n}, dtype);
-          if (transpose_a) t = mT(t);
+          if (transpose_a) t = matrix_transpose(t);
           const Tensor residual = (left ? matmul(t, x) : matmul(x, t)) - b;
           const double bound = 4 * n * unit_roundoff(dtype) * max_abs(values(t)) * max_abs(values(x)) * n;
           EXPECT_LE(max_abs(values(residual)), bound)
               << "left " << left << " lower " << lower << " transpose " << transpose_a << " unit " << unit;
           // LAPACK's trtrs on the first matrix of the batch; the right side as op(a)ᵀ xᵀ = bᵀ.
           std::vector<double> av = values(slice(a, {0, 0, 0}, {1, n, n}));
-          std::vector<double> rhs = values(slice(left ? b : mT(b), {0, 0, 0}, {1, n, k}));
+          std::vector<double> rhs = values(slice(left ? b : matrix_transpose(b), {0, 0, 0}, {1, n, k}));
           const char trans = transpose_a != !left ? 'T' : 'N';
           ASSERT_EQ(LAPACKE_dtrtrs(LAPACK_ROW_MAJOR, lower ? 'L' : 'U', trans, unit ? 'U' : 'N', n, k, av.data(), n,
                                    rhs.data(), k),
                     0);
-          const std::vector<double> ours = values(slice(left ? x : mT(x), {0, 0, 0}, {1, n, k}));
+          const std::vector<double> ours = values(slice(left ? x : matrix_transpose(x), {0, 0, 0}, {1, n, k}));
           EXPECT_LE(max_abs_diff(ours, rhs), 64 * n * unit_roundoff(dtype) * max_abs(rhs));
         }
 }
@@ -160,7 +160,8 @@ TEST_P(Linalg, IllConditionedSolvesKeepASmallBackwardError) {
   const double bound = 8 * n * n * n * unit_roundoff(dtype) * max_abs(values(a)) * max_abs(values(x));
   EXPECT_LE(max_abs(values(matmul(a, x) - b)), bound);
   const Tensor l = linalg::cholesky(a);
-  EXPECT_LE(max_abs_diff(values(matmul(l, mT(l))), values(a)), 4 * n * unit_roundoff(dtype) * max_abs(values(a)));
+  EXPECT_LE(max_abs_diff(values(matmul(l, matrix_transpose(l))), values(a)),
+            4 * n * unit_roundoff(dtype) * max_abs(values(a)));
 }
 
 // ---- singular and non-positive-definite input: NaN or a zero pivot, never an error --------------------------

@@ -39,7 +39,7 @@ TEST_P(Orthogonal, QrReconstructsIsOrthogonalAndMatchesLapack) {
       ASSERT_EQ(f.q.shape(), (Shape{m, q})) << at;
       ASSERT_EQ(f.r.shape(), (Shape{q, n})) << at;
       EXPECT_LE(max_abs_diff(values(matmul(f.q, f.r)), values(a)), 4 * m * n * eps * max_abs(values(a))) << at;
-      EXPECT_LE(max_abs(values(matmul(mT(f.q), f.q) - eye(Shape{q, q}, dtype))), 4 * m * eps) << at;
+      EXPECT_LE(max_abs(values(matmul(matrix_transpose(f.q), f.q) - eye(Shape{q, q}, dtype))), 4 * m * eps) << at;
       EXPECT_EQ(max_abs(values(tril(f.r, -1))), 0.0) << at;
       // LAPACK in f64 on the same numbers: the same reflectors, so the same signs.
       std::vector<double> lapack = values(a);
@@ -58,12 +58,13 @@ TEST_P(Orthogonal, EighSolvesTheEigenproblemAndMatchesLapack) {
   const double eps = unit_roundoff(dtype);
   for (std::int64_t n : {1, 2, 5, 8, 33}) {
     const Tensor x = random_matrices({}, n, dtype, 300 + n);
-    const Tensor a = x + mT(x);
+    const Tensor a = x + matrix_transpose(x);
     const linalg::Eigh e = linalg::eigh(a);
     const double norm = std::sqrt(sum(a * a).item());  // Frobenius: ≥ the 2-norm the eigenvalue bounds need
     const Tensor av = matmul(a, e.eigenvectors), vw = e.eigenvectors * expand_dims(e.eigenvalues, 0);
     EXPECT_LE(max_abs_diff(values(av), values(vw)), 8 * n * eps * norm) << "n = " << n;
-    EXPECT_LE(max_abs(values(matmul(mT(e.eigenvectors), e.eigenvectors) - eye(Shape{n, n}, dtype))), 8 * n * eps);
+    EXPECT_LE(max_abs(values(matmul(matrix_transpose(e.eigenvectors), e.eigenvectors) - eye(Shape{n, n}, dtype))),
+              8 * n * eps);
     std::vector<double> lapack = values(a), w(static_cast<std::size_t>(n));
     ASSERT_EQ(LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'L', n, lapack.data(), n, w.data()), 0);
     const std::vector<double> ours = values(e.eigenvalues);
@@ -86,7 +87,8 @@ TEST_P(Orthogonal, EighOfIllConditionedDegenerateAndZeroMatrices) {
   const linalg::Eigh d = linalg::eigh(degenerate);
   const std::vector<double> dw = values(d.eigenvalues), want{1, 3, 3, 3};
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(dw[i], want[i], 32 * eps) << "eigenvalue " << i;
-  EXPECT_LE(max_abs(values(matmul(mT(d.eigenvectors), d.eigenvectors) - eye(Shape{4, 4}, dtype))), 32 * eps);
+  EXPECT_LE(max_abs(values(matmul(matrix_transpose(d.eigenvectors), d.eigenvectors) - eye(Shape{4, 4}, dtype))),
+            32 * eps);
   // Zero and diagonal matrices need no rotation: V = I (sorted).
   EXPECT_EQ(values(linalg::eigh(zeros({3, 3}, dtype)).eigenvectors), values(eye(Shape{3, 3}, dtype)));
   const linalg::Eigh diag = linalg::eigh(as_type(tensor<double>({2, 0, 0, -1}, {2, 2}), dtype));
@@ -133,8 +135,8 @@ TEST_P(Orthogonal, SvdReconstructsIsOrthogonalAndMatchesLapack) {
     ASSERT_EQ(f.vt.shape(), (Shape{k, n})) << at;
     const double norm = std::sqrt(sum(a * a).item());
     EXPECT_LE(max_abs_diff(values(matmul(f.u * expand_dims(f.s, 0), f.vt)), values(a)), 8 * m * n * eps * norm) << at;
-    EXPECT_LE(max_abs(values(matmul(mT(f.u), f.u) - eye(Shape{k, k}, dtype))), 8 * m * eps) << at;
-    EXPECT_LE(max_abs(values(matmul(f.vt, mT(f.vt)) - eye(Shape{k, k}, dtype))), 8 * n * eps) << at;
+    EXPECT_LE(max_abs(values(matmul(matrix_transpose(f.u), f.u) - eye(Shape{k, k}, dtype))), 8 * m * eps) << at;
+    EXPECT_LE(max_abs(values(matmul(f.vt, matrix_transpose(f.vt)) - eye(Shape{k, k}, dtype))), 8 * n * eps) << at;
     std::vector<double> lapack = values(a), sv(static_cast<std::size_t>(k)), superb(static_cast<std::size_t>(k));
     ASSERT_EQ(LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'N', 'N', m, n, lapack.data(), n, sv.data(), nullptr, 1, nullptr, 1,
                              superb.data()),
@@ -145,8 +147,9 @@ TEST_P(Orthogonal, SvdReconstructsIsOrthogonalAndMatchesLapack) {
     const linalg::SVD full = linalg::svd(a, true);
     ASSERT_EQ(full.u.shape(), (Shape{m, m})) << at;
     ASSERT_EQ(full.vt.shape(), (Shape{n, n})) << at;
-    EXPECT_LE(max_abs(values(matmul(mT(full.u), full.u) - eye(Shape{m, m}, dtype))), 16 * m * eps) << at;
-    EXPECT_LE(max_abs(values(matmul(full.vt, mT(full.vt)) - eye(Shape{n, n}, dtype))), 16 * n * eps) << at;
+    EXPECT_LE(max_abs(values(matmul(matrix_transpose(full.u), full.u) - eye(Shape{m, m}, dtype))), 16 * m * eps) << at;
+    EXPECT_LE(max_abs(values(matmul(full.vt, matrix_transpose(full.vt)) - eye(Shape{n, n}, dtype))), 16 * n * eps)
+        << at;
   }
 }
 
@@ -162,8 +165,8 @@ TEST_P(Orthogonal, PinvSatisfiesThePenroseConditionsAndNormsUseTheSingularValues
   EXPECT_LE(max_abs_diff(values(matmul(matmul(a, p), a)), values(a)), scale * max_abs(values(a)));
   EXPECT_LE(max_abs_diff(values(matmul(matmul(p, a), p)), values(p)), scale * max_abs(values(p)));
   const Tensor ap = matmul(a, p), pa = matmul(p, a);
-  EXPECT_LE(max_abs_diff(values(ap), values(mT(ap))), scale);  // symmetric
-  EXPECT_LE(max_abs_diff(values(pa), values(mT(pa))), scale);
+  EXPECT_LE(max_abs_diff(values(ap), values(matrix_transpose(ap))), scale);  // symmetric
+  EXPECT_LE(max_abs_diff(values(pa), values(matrix_transpose(pa))), scale);
   const Tensor full_rank = random_rect({4, 4}, dtype, 902) + eye(Shape{4, 4}, dtype) * 3.0;
   EXPECT_LE(max_abs_diff(values(linalg::pinv(full_rank)), values(linalg::invert(full_rank))), 256 * eps);
   // Norms: 2 and -2 the extreme singular values, nuc their sum.
@@ -210,7 +213,7 @@ TEST_P(Orthogonal, VulkanMatchesTheReference) {
           const linalg::Eigh e = linalg::eigh(x[0]);
           return concatenate({flatten(e.eigenvalues), flatten(e.eigenvectors)}, 0);
         },
-        {x + mT(x)}, "eigh " + at, 16.0 * n);
+        {x + matrix_transpose(x)}, "eigh " + at, 16.0 * n);
   }
   for (const auto& [batch, m, n] : std::vector<std::tuple<Shape, std::int64_t, std::int64_t>>{
            {{}, 1, 1}, {{3}, 6, 4}, {{2}, 4, 7}, {{}, 70, 65}, {{0}, 3, 3}}) {

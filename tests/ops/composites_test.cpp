@@ -136,5 +136,19 @@ TEST(CompositeErrors, NameTheOpAndWhatItExpected) {
   expect_error([&] { stack({x, x}, 3); }, {"stack", "axis 3", "rank 3"});
 }
 
+TEST(Matmul, BatchAxesBroadcastAndMatchTheLoop) {
+  const Tensor a = tensor<double>({1, 2, 3, 4, 5, 6}, {1, 2, 3});                    // [1, 2, 3]
+  const Tensor b = tensor<double>({1, 0, 0, 1, 1, 1, 2, 0, 0, 2, 2, 2}, {2, 3, 2});  // [2, 3, 2]
+  const Tensor c = matmul(a, b);
+  ASSERT_EQ(c.shape(), (Shape{2, 2, 2}));
+  // [[1,2,3],[4,5,6]] @ [[1,0],[0,1],[1,1]] = [[4,5],[10,11]]; the second batch doubles it.
+  EXPECT_EQ(c.to_vector<double>(), (std::vector<double>{4, 5, 10, 11, 8, 10, 20, 22}));
+  EXPECT_EQ(matrix_transpose(a).shape(), (Shape{1, 3, 2}));
+  EXPECT_EQ(matrix_transpose(a).to_vector<double>(), (std::vector<double>{1, 4, 2, 5, 3, 6}));
+  expect_error([] { matmul(zeros({3}), zeros({3, 2})); }, {"matmul", "rank >= 2"});
+  expect_error([] { matmul(zeros({2, 2, 3}), zeros({3, 3, 2})); }, {"matmul", "broadcast"});
+  expect_error([] { matrix_transpose(zeros({4})); }, {"matrix_transpose", "rank >= 2"});
+}
+
 }  // namespace
 }  // namespace nxv

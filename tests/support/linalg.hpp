@@ -1,5 +1,5 @@
 // Helpers of the linear-algebra suites (tests/linalg/, tests/grad/linalg_grad_test.cpp): max-norm errors, random
-// well- and ill-conditioned matrices, batched matrix products, and the Vulkan-against-reference check within 8 ε.
+// well- and ill-conditioned matrices, and the Vulkan-against-reference check within 8 ε.
 #pragma once
 #include <gtest/gtest.h>
 
@@ -45,25 +45,10 @@ inline Tensor random_matrices(const Shape& batch, std::int64_t n, DType dtype, s
   return shift == 0.0 ? x : x + eye(Shape{n, n}, dtype, reference_backend()) * shift;
 }
 
-inline Tensor matmul(const Tensor& a, const Tensor& b) {
-  const int r = a.rank();
-  Axes batch;
-  for (int d = 0; d < r - 2; ++d) batch.push_back(d);
-  return dot(a, Axes{r - 1}, batch, b, Axes{r - 2}, batch);
-}
-
-inline Tensor mT(const Tensor& t) {
-  Axes perm;
-  for (int d = 0; d < t.rank() - 2; ++d) perm.push_back(d);
-  perm.push_back(t.rank() - 1);
-  perm.push_back(t.rank() - 2);
-  return transpose(t, perm);
-}
-
 // A symmetric positive-definite batch: x xᵀ / n + I.
 inline Tensor spd(const Shape& batch, std::int64_t n, DType dtype, std::uint64_t seed) {
   const Tensor x = random_matrices(batch, n, dtype, seed);
-  return matmul(x, mT(x)) / static_cast<double>(std::max<std::int64_t>(n, 1)) +
+  return matmul(x, matrix_transpose(x)) / static_cast<double>(std::max<std::int64_t>(n, 1)) +
          eye(Shape{n, n}, dtype, reference_backend());
 }
 
