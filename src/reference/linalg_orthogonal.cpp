@@ -89,61 +89,72 @@ void round_robin_pair(std::int64_t players, std::int64_t step, std::int64_t i, s
   if (p > q) std::swap(p, q);
 }
 
+template <class T>
+struct PairRotation {
+  std::int64_t p, q;
+  T c, s;
+};
+
+// Round-robin Jacobi sweeps over n indices: each step takes every pair's rotation from rotation(p, q) (for odd n the
+// dummy index's pair rotates nothing), keeps (c, s) in cs[i] and cs[n + i] as the kernels do, and hands the pairs
+// that rotate to apply(pairs), which updates the matrices in the kernels' phases. Sweeps stop after one that rotated
+// nothing, or after kMaxJacobiSweeps.
+template <class T, class Rotation, class Apply>
+void jacobi_sweeps(std::int64_t n, T* cs, Rotation&& rotation, Apply&& apply) {
+  const std::int64_t players = n + (n % 2), pairs = players / 2;
+  std::vector<PairRotation<T>> rotating;
+  for (int sweep = 0; n >= 2 && sweep < kMaxJacobiSweeps; ++sweep) {
+    bool rotated = false;
+    for (std::int64_t step = 0; step + 1 < players; ++step) {
+      rotating.clear();
+      for (std::int64_t i = 0; i < pairs; ++i) {
+        std::int64_t p, q;
+        round_robin_pair(players, step, i, p, q);
+        const JacobiRotation<T> rot = q < n ? rotation(p, q) : JacobiRotation<T>{T(1), T(0)};
+        cs[i] = rot.c;
+        cs[n + i] = rot.s;
+        if (rot.s != T(0)) rotating.push_back({p, q, rot.c, rot.s});
+      }
+      rotated = rotated || !rotating.empty();
+      apply(rotating);
+    }
+    if (!rotated) break;
+  }
+}
+
 // Cyclic Jacobi on one symmetric n x n matrix (its lower triangle read), into out's [2n + 2, n] block: V in rows
 // 0..n-1, the rotated matrix in rows n..2n-1 (its diagonal: the eigenvalues), rows 2n and 2n+1 the rotations' c and
 // s. Each round-robin step computes the rotations of its n/2 disjoint pairs, then applies them to the rows, then
-// to the columns of A (zeroing a_pq and a_qp) and of V. Sweeps stop when one rotates nothing (at most kMaxSweeps).
+// to the columns of A (zeroing a_pq and a_qp) and of V.
 template <class T>
 void eigh_one(const T* a, T* out, std::int64_t n) {
   T* v = out;
   T* w = out + n * n;
-  T* cs = out + 2 * n * n;
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t c = 0; c < n; ++c) {
       w[i * n + c] = i >= c ? a[i * n + c] : a[c * n + i];
       v[i * n + c] = i == c ? T(1) : T(0);
     }
-  const std::int64_t players = n + (n % 2), pairs = players / 2;
-  for (int sweep = 0; sweep < kMaxJacobiSweeps; ++sweep) {
-    bool rotated = false;
-    for (std::int64_t step = 0; step + 1 < players; ++step) {
-      for (std::int64_t i = 0; i < pairs; ++i) {
-        std::int64_t p, q;
-        round_robin_pair(players, step, i, p, q);
-        JacobiRotation<T> rot{T(1), T(0)};
-        if (q < n) rot = jacobi_rotation(w[p * n + p], w[q * n + q], w[p * n + q]);
-        cs[i] = rot.c;
-        cs[n + i] = rot.s;
-        rotated = rotated || rot.s != T(0);
+  const auto rotation = [&](std::int64_t p, std::int64_t q) {
+    return jacobi_rotation(w[p * n + p], w[q * n + q], w[p * n + q]);
+  };
+  jacobi_sweeps(n, out + 2 * n * n, rotation, [&](const std::vector<PairRotation<T>>& rotating) {
+    for (const auto& [p, q, c, s] : rotating)  // rows p and q of A
+      for (std::int64_t k = 0; k < n; ++k) {
+        const T ap = w[p * n + k], aq = w[q * n + k];
+        w[p * n + k] = c * ap - s * aq;
+        w[q * n + k] = s * ap + c * aq;
       }
-      for (std::int64_t i = 0; i < pairs; ++i) {  // rows p and q of A
-        const T c = cs[i], s = cs[n + i];
-        if (s == T(0)) continue;
-        std::int64_t p, q;
-        round_robin_pair(players, step, i, p, q);
-        for (std::int64_t k = 0; k < n; ++k) {
-          const T ap = w[p * n + k], aq = w[q * n + k];
-          w[p * n + k] = c * ap - s * aq;
-          w[q * n + k] = s * ap + c * aq;
-        }
+    for (const auto& [p, q, c, s] : rotating)  // columns p and q of A and V
+      for (std::int64_t k = 0; k < n; ++k) {
+        const T ap = w[k * n + p], aq = w[k * n + q];
+        w[k * n + p] = k == q ? T(0) : c * ap - s * aq;
+        w[k * n + q] = k == p ? T(0) : s * ap + c * aq;
+        const T vp = v[k * n + p], vq = v[k * n + q];
+        v[k * n + p] = c * vp - s * vq;
+        v[k * n + q] = s * vp + c * vq;
       }
-      for (std::int64_t i = 0; i < pairs; ++i) {  // columns p and q of A and V
-        const T c = cs[i], s = cs[n + i];
-        if (s == T(0)) continue;
-        std::int64_t p, q;
-        round_robin_pair(players, step, i, p, q);
-        for (std::int64_t k = 0; k < n; ++k) {
-          const T ap = w[k * n + p], aq = w[k * n + q];
-          w[k * n + p] = k == q ? T(0) : c * ap - s * aq;
-          w[k * n + q] = k == p ? T(0) : s * ap + c * aq;
-          const T vp = v[k * n + p], vq = v[k * n + q];
-          v[k * n + p] = c * vp - s * vq;
-          v[k * n + q] = s * vp + c * vq;
-        }
-      }
-    }
-    if (!rotated) break;
-  }
+  });
 }
 
 // One-sided Jacobi (Hestenes) on one m x n matrix, m >= n, into out's [m + n + 2, n] block: the columns of W (rows
@@ -160,41 +171,23 @@ void svd_one(const T* a, T* out, std::int64_t m, std::int64_t n) {
   std::copy(a, a + m * n, w);
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t c = 0; c < n; ++c) v[i * n + c] = i == c ? T(1) : T(0);
-  const std::int64_t players = n + (n % 2), pairs = players / 2;
-  for (int sweep = 0; n >= 2 && sweep < kMaxJacobiSweeps; ++sweep) {
-    bool rotated = false;
-    for (std::int64_t step = 0; step + 1 < players; ++step) {
-      for (std::int64_t i = 0; i < pairs; ++i) {
-        std::int64_t p, q;
-        round_robin_pair(players, step, i, p, q);
-        JacobiRotation<T> rot{T(1), T(0)};
-        if (q < n) {
-          T alpha = 0, beta = 0, gamma = 0;
-          for (std::int64_t k = 0; k < m; ++k) {
-            alpha += w[k * n + p] * w[k * n + p];
-            beta += w[k * n + q] * w[k * n + q];
-            gamma += w[k * n + p] * w[k * n + q];
-          }
-          rot = jacobi_rotation(alpha, beta, gamma);
-        }
-        cs[i] = rot.c;
-        cs[n + i] = rot.s;
-        rotated = rotated || rot.s != T(0);
-      }
-      for (std::int64_t i = 0; i < pairs; ++i) {  // columns p and q of W and V
-        const T c = cs[i], s = cs[n + i];
-        if (s == T(0)) continue;
-        std::int64_t p, q;
-        round_robin_pair(players, step, i, p, q);
-        for (std::int64_t k = 0; k < m + n; ++k) {  // W's rows, then V's (contiguous after them)
-          const T xp = w[k * n + p], xq = w[k * n + q];
-          w[k * n + p] = c * xp - s * xq;
-          w[k * n + q] = s * xp + c * xq;
-        }
-      }
+  const auto rotation = [&](std::int64_t p, std::int64_t q) {
+    T alpha = 0, beta = 0, gamma = 0;
+    for (std::int64_t k = 0; k < m; ++k) {
+      alpha += w[k * n + p] * w[k * n + p];
+      beta += w[k * n + q] * w[k * n + q];
+      gamma += w[k * n + p] * w[k * n + q];
     }
-    if (!rotated) break;
-  }
+    return jacobi_rotation(alpha, beta, gamma);
+  };
+  jacobi_sweeps(n, cs, rotation, [&](const std::vector<PairRotation<T>>& rotating) {
+    for (const auto& [p, q, c, s] : rotating)  // columns p and q of W and V (V's rows follow W's)
+      for (std::int64_t k = 0; k < m + n; ++k) {
+        const T xp = w[k * n + p], xq = w[k * n + q];
+        w[k * n + p] = c * xp - s * xq;
+        w[k * n + q] = s * xp + c * xq;
+      }
+  });
   for (std::int64_t c = 0; c < n; ++c) {
     T sum = 0;
     for (std::int64_t k = 0; k < m; ++k) sum += w[k * n + c] * w[k * n + c];
