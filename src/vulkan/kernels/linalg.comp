@@ -1,12 +1,14 @@
 // OpCode::cholesky (CHOLESKY), triangular_solve (TRIANGULAR_SOLVE) and lu (LU) on f32/f64 matrices, one matrix per
 // workgroup, worked on in place in the result buffer (global memory, `coherent`) with a workgroup barrier between
 // the steps of the right-looking algorithms. Each element sees the operations of src/reference/linalg.cpp in the
-// same order, every one `precise` (no fused multiply-add). The host (linalg.cpp) spreads the matrices over a 2-D
+// same order, every one `precise` (no fused multiply-add), division and square root correctly rounded
+// (lib/ieee.glsl). The host (linalg.cpp) spreads the matrices over a 2-D
 // grid of workgroups and the steps over dispatches ([begin, end) each, the state staying in the buffer): the first
 // dispatch copies the input in, and no dispatch runs more loop iterations than a device may allow one invocation.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "lib/common.glsl"
+#include "lib/ieee.glsl"
 
 #define GROUP 64u
 layout(local_size_x = 64) in;
@@ -51,11 +53,11 @@ void main() {
   }
   for (uint j = pc.begin; j < pc.end; ++j) {
     uint jj = base + j * n + j;
-    if (lid == 0u) y[jj] = sqrt(y[jj]);
+    if (lid == 0u) y[jj] = nxv_ieee_sqrt(y[jj]);
     sync();
     A_T d = y[jj];
     for (uint i = j + 1u + lid; i < n; i += GROUP) {
-      precise A_T q = y[base + i * n + j] / d;
+      A_T q = nxv_ieee_divide(y[base + i * n + j], d);
       y[base + i * n + j] = q;
     }
     sync();
@@ -96,7 +98,7 @@ void main() {
       A_T d = a_data[a_base + j * n + j];
       for (uint v = lid; v < vectors; v += GROUP) {
         uint at = base + v * vector_step + j * element_step;
-        precise A_T q = y[at] / d;
+        A_T q = nxv_ieee_divide(y[at], d);
         y[at] = q;
       }
       sync();
@@ -150,7 +152,7 @@ void main() {
     A_T pivot = y[base + j * width + j];
     if (pivot != A_T(0))
       for (uint i = j + 1u + lid; i < n; i += GROUP) {
-        precise A_T q = y[base + i * width + j] / pivot;
+        A_T q = nxv_ieee_divide(y[base + i * width + j], pivot);
         y[base + i * width + j] = q;
       }
     sync();

@@ -2,11 +2,13 @@
 // result (layouts in src/ops/op.hpp) with a workgroup barrier between steps: Householder QR and round-robin cyclic
 // Jacobi, each element seeing the operations of src/reference/linalg_orthogonal.cpp in the same order (`precise`,
 // no fused multiply-add). A step's scalar work (a column norm, the rotations) is one invocation's, as in the
-// reference; the row and column updates are spread over the workgroup. As in linalg.comp, the host spreads the
+// reference (division and square root correctly rounded: lib/ieee.glsl); the row and column updates are spread
+// over the workgroup. As in linalg.comp, the host spreads the
 // steps over dispatches ([begin, end) each): the first copies the input in, the last (qr) tidies the result up.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "lib/common.glsl"
+#include "lib/ieee.glsl"
 
 #define GROUP 64u
 layout(local_size_x = 64) in;
@@ -59,14 +61,13 @@ void main() {
         }
         precise A_T t = A_T(0);
         if (below != A_T(0)) {
-          precise A_T norm = sqrt(alpha * alpha + below);
-          precise A_T beta = alpha >= A_T(0) ? -norm : norm;
-          t = (beta - alpha) / beta;
+          precise A_T square = alpha * alpha + below;
+          A_T norm = nxv_ieee_sqrt(square);
+          A_T beta = alpha >= A_T(0) ? -norm : norm;
+          precise A_T gap = beta - alpha;
+          t = nxv_ieee_divide(gap, beta);
           precise A_T scale = alpha - beta;
-          for (uint i = j + 1u; i < m; ++i) {
-            precise A_T v = y[r0 + i * width + j] / scale;
-            y[r0 + i * width + j] = v;
-          }
+          for (uint i = j + 1u; i < m; ++i) y[r0 + i * width + j] = nxv_ieee_divide(y[r0 + i * width + j], scale);
           y[r0 + j * width + j] = beta;
         }
         y[base + m * width + j] = t;
@@ -114,6 +115,28 @@ const A_T EPSILON = 2.220446049250313e-16lf;
 #else
 const A_T EPSILON = 1.1920928955078125e-7;
 #endif
+
+// The reference's jacobi_rotation: (c, s) zeroing apq of [[app, apq], [apq, aqq]]; false (and c = 1, s = 0) where
+// |apq| is negligible against the diagonal. Every step as the reference's, one rounding each.
+bool jacobi_rotation(A_T app, A_T aqq, A_T apq, out A_T c, out A_T s) {
+  c = A_T(1);
+  s = A_T(0);
+  A_T root_p = nxv_ieee_sqrt(abs(app)), root_q = nxv_ieee_sqrt(abs(aqq));
+  precise A_T bound = EPSILON * root_p * root_q;
+  if (!(abs(apq) > bound)) return false;
+  precise A_T diff = aqq - app;
+  precise A_T twice = apq + apq;
+  A_T theta = nxv_ieee_divide(diff, twice);
+  precise A_T theta_square = theta * theta + A_T(1);
+  precise A_T hypotenuse = abs(theta) + nxv_ieee_sqrt(theta_square);
+  A_T t = nxv_ieee_divide(theta >= A_T(0) ? A_T(1) : A_T(-1), hypotenuse);
+  precise A_T t_square = t * t + A_T(1);
+  A_T cc = nxv_ieee_divide(A_T(1), nxv_ieee_sqrt(t_square));
+  precise A_T ss = t * cc;
+  c = cc;
+  s = ss;
+  return true;
+}
 
 // Pair i of round-robin step `step` (the reference's round_robin_pair).
 uvec2 pair_of(uint players, uint step, uint i) {
@@ -165,16 +188,7 @@ void main() {
       A_T c = A_T(1), s = A_T(0);
       if (pq.y < n) {
         A_T app = y[w0 + pq.x * n + pq.x], aqq = y[w0 + pq.y * n + pq.y], apq = y[w0 + pq.x * n + pq.y];
-        precise A_T bound = EPSILON * sqrt(abs(app)) * sqrt(abs(aqq));
-        if (abs(apq) > bound) {
-          precise A_T theta = (aqq - app) / (apq + apq);
-          precise A_T t = (theta >= A_T(0) ? A_T(1) : A_T(-1)) / (abs(theta) + sqrt(theta * theta + A_T(1)));
-          precise A_T cc = A_T(1) / sqrt(t * t + A_T(1));
-          precise A_T ss = t * cc;
-          c = cc;
-          s = ss;
-          y[current] = A_STORE(1);
-        }
+        if (jacobi_rotation(app, aqq, apq, c, s)) y[current] = A_STORE(1);
       }
       y[c0 + i] = c;
       y[s0 + i] = s;
@@ -258,16 +272,7 @@ void main() {
           beta = beta + wq * wq;
           gamma = gamma + wp * wq;
         }
-        precise A_T bound = EPSILON * sqrt(abs(alpha)) * sqrt(abs(beta));
-        if (abs(gamma) > bound) {
-          precise A_T theta = (beta - alpha) / (gamma + gamma);
-          precise A_T t = (theta >= A_T(0) ? A_T(1) : A_T(-1)) / (abs(theta) + sqrt(theta * theta + A_T(1)));
-          precise A_T cc = A_T(1) / sqrt(t * t + A_T(1));
-          precise A_T ss = t * cc;
-          c = cc;
-          s = ss;
-          y[current] = A_STORE(1);
-        }
+        if (jacobi_rotation(alpha, beta, gamma, c, s)) y[current] = A_STORE(1);
       }
       y[c0 + i] = c;
       y[s0 + i] = s;
@@ -294,13 +299,12 @@ void main() {
         A_T x = y[base + k * n + c];
         sum = sum + x * x;
       }
-      y[c0 + c] = sqrt(sum);
+      y[c0 + c] = nxv_ieee_sqrt(sum);
     }
     sync();
     for (uint e = lid; e < m * n; e += GROUP) {
       A_T sv = y[c0 + e % n];
-      precise A_T u = y[base + e] / sv;
-      y[base + e] = sv != A_T(0) ? u : A_STORE(0);
+      y[base + e] = sv != A_T(0) ? nxv_ieee_divide(y[base + e], sv) : A_STORE(0);
     }
   }
 }
