@@ -11,7 +11,9 @@
 //    (its square root) onward, as LAPACK's potrf stops there;
 //  - lu of a singular matrix: a zero on U's diagonal (the column below it is left unscaled, as LAPACK's getrf),
 //    so determinant is exactly 0 and solve/invert give infinities or NaN;
-//  - triangular_solve with a zero on the diagonal: infinities or NaN, as division by zero.
+//  - triangular_solve with a zero on the diagonal: infinities or NaN, as division by zero;
+//  - a NaN or an infinity in a matrix: eigh's and svd's results for it are all NaN (the Jacobi rotations would skip
+//    the entry and converge to finite nonsense); the others carry it through their arithmetic.
 //
 // Accuracy: the kernels are the textbook algorithms (right-looking Cholesky, partial-pivoting LU, substitution),
 // backward stable: tests/linalg/ checks ‖A − LLᵀ‖/‖A‖, ‖PA − LU‖/‖A‖ and ‖op(A)X − B‖/(‖A‖‖X‖) against c·n·ε

@@ -1,6 +1,7 @@
 // The front ends of qr, eigh and svd (OpCode::qr, eigh, svd: their packed results sliced and, for eigh and svd,
 // sorted), least_squares built on qr and pinv on svd (include/nxv/linalg.hpp).
 #include <algorithm>
+#include <limits>
 
 #include "linalg/linalg_internal.hpp"
 #include "nxv/linalg.hpp"
@@ -8,6 +9,22 @@
 #include "ops/matrix_block.hpp"
 
 namespace nxv::linalg {
+
+namespace {
+
+// Whether each matrix of a holds a NaN or an infinity ([..., 1, 1]): the Jacobi kernels skip the rotations such an
+// entry poisons, so the diagonal they converge to could look finite; a's results are NaN instead.
+Tensor non_finite(const Tensor& a) {
+  const int r = a.rank();
+  const Tensor finite = logical_not(logical_or(is_nan(a), is_infinity(a)));
+  return logical_not(all(finite, Axes{r - 2, r - 1}, true));
+}
+
+Tensor nan_where(const Tensor& bad, const Tensor& t) {
+  return select(bad, full({}, std::numeric_limits<double>::quiet_NaN(), t.dtype(), t.backend()), t);
+}
+
+}  // namespace
 
 QR qr(const Tensor& a, QrMode mode) {
   check_matrices(a, "qr", false);
@@ -31,8 +48,9 @@ Eigh eigh(const Tensor& a) {
   const Tensor packed = apply(OpCall{OpCode::eigh, NoAttrs{}}, {a}, {packed_shape, a.dtype()});
   const Tensor values = take_diagonal(matrix_block(packed, n, 0, n, n));
   const Tensor order = argsort(values, -1);
-  return {take_along_axis(values, order, -1),
-          take_along_axis(matrix_block(packed, 0, 0, n, n), expand_dims(order, r - 2), -1)};
+  const Tensor bad = non_finite(tril(a));  // the entries eigh reads
+  return {nan_where(squeeze(bad, Axes{r - 1}), take_along_axis(values, order, -1)),
+          nan_where(bad, take_along_axis(matrix_block(packed, 0, 0, n, n), expand_dims(order, r - 2), -1))};
 }
 
 SVD svd(const Tensor& a, bool full_matrices) {
@@ -52,8 +70,11 @@ SVD svd(const Tensor& a, bool full_matrices) {
   const Tensor v = take_along_axis(matrix_block(packed, rows, 0, cols, cols), by_value, -1);
   if (full_matrices && rows > cols)  // the orthogonal complement of u's columns, from a complete QR of u
     u = concatenate({u, matrix_block(qr(u, QrMode::complete).q, 0, cols, rows, rows - cols)}, -1);
-  const Tensor s = take_along_axis(values, order, -1);
-  return tall ? SVD{u, s, matrix_transpose(v)} : SVD{v, s, matrix_transpose(u)};
+  const Tensor bad = non_finite(a);
+  const Tensor s = nan_where(squeeze(bad, Axes{r - 1}), take_along_axis(values, order, -1));
+  u = nan_where(bad, u);
+  const Tensor vt = nan_where(bad, matrix_transpose(v));
+  return tall ? SVD{u, s, vt} : SVD{matrix_transpose(vt), s, matrix_transpose(u)};
 }
 
 Tensor pinv(const Tensor& a, std::optional<double> rtol) {

@@ -18,6 +18,8 @@
 namespace nxv::testing {
 namespace {
 
+Tensor is_finite_value(const Tensor& x) { return logical_not(logical_or(is_nan(x), is_infinity(x))); }
+
 class Orthogonal : public ::testing::TestWithParam<DType> {};
 INSTANTIATE_TEST_SUITE_P(Dtypes, Orthogonal, ::testing::Values(DType::f32, DType::f64),
                          [](const ::testing::TestParamInfo<DType>& info) { return std::string(name(info.param)); });
@@ -177,6 +179,24 @@ TEST_P(Orthogonal, PinvSatisfiesThePenroseConditionsAndNormsUseTheSingularValues
   const Tensor batch = linalg::norm(stack({d, d * 2.0}, 1), {.ord = "2", .axes = Axes{0, 2}, .keep_axes = true});
   EXPECT_EQ(batch.shape(), (Shape{1, 2, 1}));
   EXPECT_NEAR(values(batch)[1], 8.0, 16 * eps);
+}
+
+TEST(Orthogonal, NonFiniteInputGivesNanAndEnds) {
+  // A NaN (or an infinity) in the matrix: the Jacobi kernels skip the rotations it poisons and stop within their
+  // sweep limit, and NaN reaches the results; qr's reflectors carry it along. On both backends.
+  std::vector<double> v(16, 0.5);
+  v[6] = v[9] = std::numeric_limits<double>::quiet_NaN();
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    v[6] = v[9] = bad;
+    const Tensor a = tensor<double>(v, {4, 4});
+    for (Backend* backend : {&reference_backend(), &vulkan::backend()}) {
+      if (backend != &reference_backend() && !vulkan::available()) continue;
+      const Tensor x = a.to(*backend);
+      EXPECT_TRUE(any(is_nan(linalg::eigh(x).eigenvalues)).item() != 0) << backend->name() << " " << bad;
+      EXPECT_TRUE(any(is_nan(linalg::svd(x).s)).item() != 0) << backend->name() << " " << bad;
+      EXPECT_TRUE(any(logical_not(is_finite_value(linalg::qr(x).r))).item() != 0) << backend->name() << " " << bad;
+    }
+  }
 }
 
 TEST(Orthogonal, EmptyMatrices) {
