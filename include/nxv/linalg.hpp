@@ -95,11 +95,13 @@ Tensor least_squares(const Tensor& a, const Tensor& b);
 // x with a x = b, by lu and two triangular solves. b is [..., n] (rank 1 or a's minus one) or [..., n, k]; batch axes
 // broadcast.
 Tensor solve(const Tensor& a, const Tensor& b);
-// det(a) over the last two axes: the product of U's diagonal with the permutation's sign ([...]).
+// det(a) over the last two axes: the product of U's diagonal with the permutation's sign ([...]); 1 for 0x0
+// matrices. Its gradient comes through lu's, which divides by U's diagonal: NaN at a singular matrix.
 Tensor determinant(const Tensor& a);
 // a⁻¹ (solve(a, I)).
 Tensor invert(const Tensor& a);
-// aᵏ by repeated squaring: k = 0 gives the identity, k < 0 the power of invert(a).
+// aᵏ by repeated squaring (any numeric dtype but pred for k >= 0, wrapping as the dtype's multiplication does):
+// k = 0 gives the identity, k < 0 the power of invert(a) (f32 or f64 only).
 Tensor matrix_power(const Tensor& a, std::int64_t k);
 
 // Nx.LinAlg.norm. Vectors (rank 1, or `axes` of one axis): ord = "2" (default), "1", "inf", "-inf", "0" (the

@@ -39,6 +39,8 @@ Tensor matrix_power(const Tensor& a, std::int64_t k) {
             "needs square matrices in the last two axes, got ", to_string(a.type()));
   NXV_CHECK(a.dtype() != DType::pred, op, "is not defined for pred tensors, got ", to_string(a.type()));
   const std::int64_t n = a.shape().back();
+  NXV_CHECK(k >= 0 || a.dtype() == DType::f32 || a.dtype() == DType::f64, op, "a negative power (", k,
+            ") needs f32 or f64 matrices (it inverts them), got ", to_string(a.type()));
   if (k == 0) return broadcast(eye(Shape{n, n}, a.dtype(), a.backend()), a.shape());
   Tensor base = k < 0 ? invert(a) : a;
   std::uint64_t remaining = k < 0 ? 0 - static_cast<std::uint64_t>(k) : static_cast<std::uint64_t>(k);

@@ -345,6 +345,7 @@ TEST(Linalg, BadInputGivesClearErrors) {
   expect_error([] { linalg::norm(zeros({2}), {.ord = "fro"}); }, {"norm", "fro", "not a vector norm"});
   expect_error([] { linalg::norm(zeros({2, 2}), {.ord = "7"}); }, {"norm", "not a matrix norm", "nuc"});
   expect_error([] { linalg::matrix_power(zeros({2, 3}), 2); }, {"matrix_power", "square"});
+  expect_error([] { linalg::matrix_power(zeros({2, 2}, DType::s32), -1); }, {"matrix_power", "negative power", "s32"});
   expect_error([] { tril(zeros({3})); }, {"tril", "rank >= 2"});
 }
 
