@@ -3,6 +3,7 @@
 #include "linalg/linalg_internal.hpp"
 #include "nxv/linalg.hpp"
 #include "ops/apply.hpp"
+#include "ops/matrix_block.hpp"
 
 namespace nxv::linalg {
 
@@ -68,16 +69,10 @@ Packed lu_packed(const Tensor& a, std::string_view op) {
   Shape packed_shape = a.shape();
   packed_shape.back() = n + 2;
   const Tensor packed = apply(OpCall{OpCode::lu, NoAttrs{}}, {a}, {packed_shape, a.dtype()});
-  const Shape zeros = Shape::filled(r, 0);
-  Shape lengths = a.shape(), column = zeros;
-  Packed p;
-  p.factors = slice(packed, zeros, lengths);
-  lengths.back() = 1;
-  column.back() = n;
-  p.permutation = as_type(squeeze(slice(packed, column, lengths), Axes{r - 1}), DType::s64);
-  column.back() = n + 1;
-  p.pivots = as_type(squeeze(slice(packed, column, lengths), Axes{r - 1}), DType::s64);
-  return p;
+  const auto column = [&](std::int64_t c) {
+    return as_type(squeeze(matrix_block(packed, 0, c, n, 1), Axes{r - 1}), DType::s64);
+  };
+  return {matrix_block(packed, 0, 0, n, n), column(n), column(n + 1)};
 }
 
 LU lu(const Tensor& a) {
@@ -85,8 +80,7 @@ LU lu(const Tensor& a) {
   const int r = a.rank();
   const std::int64_t n = a.shape()[r - 1];
   // p[row, column] = (perm[column] == row): a = p l u because row i of l u is row perm[i] of a.
-  Shape matrix = a.shape();
-  const Tensor rows = iota(matrix, r - 2, DType::s64, a.backend());
+  const Tensor rows = iota(a.shape(), r - 2, DType::s64, a.backend());
   const Tensor p = as_type(equal(rows, expand_dims(packed.permutation, r - 2)), a.dtype());
   const Tensor l = add(tril(packed.factors, -1), eye(Shape{n, n}, a.dtype(), a.backend()));
   return {p, l, triu(packed.factors)};

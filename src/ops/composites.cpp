@@ -1,7 +1,7 @@
 // Composite ops (Nx's logsumexp, variance, standard_deviation, covariance, all_close, stack, tril, triu,
-// take_diagonal): each one call for the user, built here from the primitive ops. So they run on every backend, are
-// differentiated through the primitives' rules (src/grad/) and, under jit, are fused by the Vulkan compiler like
-// hand-written compositions.
+// take_diagonal; NumPy's matmul and matrix_transpose): each one call for the user, built here from the primitive ops.
+// So they run on every backend, are differentiated through the primitives' rules (src/grad/) and, under jit, are fused
+// by the Vulkan compiler like hand-written compositions.
 #include <limits>
 
 #include "ops/apply.hpp"
