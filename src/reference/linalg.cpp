@@ -55,7 +55,7 @@ void triangular_solve_typed(const TriangularSolveAttrs& at, const Tensor& a, con
   // The system as m x = b: left side m = op(a), one solve per column of b; right side x op(a) = b is
   // op(a)ᵀ xᵀ = bᵀ, one solve per row of b. m is lower when exactly one of lower / transpose / right side flips it.
   const bool flip = at.transpose_a != !at.left_side;
-  const bool lower = at.lower != (at.transpose_a != !at.left_side);
+  const bool lower = at.lower != flip;
   for (std::int64_t k = 0; k < count; ++k) {
     const T* am = av.data() + k * n * n;
     T* xm = x.data() + k * rows * cols;

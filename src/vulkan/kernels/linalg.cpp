@@ -1,4 +1,4 @@
-// OpCode::cholesky, triangular_solve, lu (src/vulkan/kernels/linalg.comp), qr and eigh (linalg_orthogonal.comp):
+// OpCode::cholesky, triangular_solve, lu (src/vulkan/kernels/linalg.comp), qr, eigh and svd (linalg_orthogonal.comp):
 // one workgroup per matrix, the algorithms of the reference with a barrier between their steps. This is the kernel for
 // many small matrices; a large one runs on a single workgroup (correct, but far from the device's speed: a blocked
 // factorisation with GEMM trailing updates is the remedy, not built yet).
@@ -15,7 +15,8 @@ namespace {
 // linalg.comp's and linalg_orthogonal.comp's push constants (qr reads them as {matrices, m, n, q, ...}).
 struct LinalgPush {
   std::uint32_t matrices, n, rows, cols, begin, end;
-  std::uint32_t flags;  // kCopyIn: the dispatch starts by copying the input in; kTidyUp: it ends by tidying up (qr)
+  std::uint32_t
+      flags;  // kCopyIn: the dispatch starts by copying the input in; kTidyUp: it ends by tidying up (qr, svd)
 };
 constexpr std::uint32_t kCopyIn = 1, kTidyUp = 2;
 
@@ -27,7 +28,8 @@ constexpr int kJacobiSweeps = 60;  // the reference's kMaxJacobiSweeps
 std::int64_t shared_by_group(std::int64_t work) { return (work + kGroup - 1) / kGroup; }
 
 // The steps of the call's algorithm and an upper bound on the loop iterations an invocation runs in step s, in the
-// copy-in (`init`) and in qr's tidying up (`tidy`), following the loops of linalg.comp and linalg_orthogonal.comp.
+// copy-in (`init`) and in qr's and svd's tidying up (`tidy`), following the loops of linalg.comp and
+// linalg_orthogonal.comp.
 struct Steps {
   std::int64_t total = 0, init = 0;
   std::function<std::int64_t(std::int64_t)> trips;
