@@ -49,7 +49,8 @@ A value follows its flag as the next argument or after '=' (--suite=mcmc); each 
                                      (bench/peers/numpyro_mcmc.py): gradient evaluations/s, bulk ESS/s;
                                      "skipped: no numpyro" without jax and numpyro (not in all: minutes per case)
                             linalg:  cholesky, solve, lu, qr, eigh, svd on 10^5 matrices of 8, 16, 32 and one of 512
-                                     (matrices/s), f32, vs torch.linalg in the same run (not in all)
+                                     (matrices/s), f32, vs torch.linalg in the same run; fft of one 2^24-point and
+                                     1024 x 4096 c64 rows (transforms/s) vs torch.fft (not in all)
   --json FILE             every raw sample, as JSON
   --markdown FILE         the tables, as Markdown (they are also printed on stdout)
   --append-results FILE   append date, commit, device, driver, the command and the tables (bench/RESULTS.md)

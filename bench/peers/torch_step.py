@@ -353,6 +353,13 @@ def linalg(args):
     for case in [c for c in args.linalg.split(",") if c]:
         fn, batch, n = case.split(":")
         batch, n = int(batch), int(n)
+        if fn == "fft":  # torch.fft.fft (cuFFT) on batch rows of n complex64 numbers
+            log(f"torch.fft.fft {batch} x {n} c64")
+            z = torch.complex(torch.rand(batch, n, device=device), torch.rand(batch, n, device=device))
+            s = alternate(torch, [(fn, lambda z=z: torch.fft.fft(z))], args.repeat, args.warmup_ms)
+            series.append({"id": f"fft.{n}.b{batch}", "samples_s": s[fn]})
+            del z
+            continue
         log(f"torch.linalg.{fn} {batch} x {n}x{n} f32")
         x = torch.rand(batch, n, n, device=device) * 2 - 1
         a = (x + x.transpose(1, 2)) * 0.5 + n * torch.eye(n, device=device)

@@ -18,6 +18,7 @@
 #include "nxv/dtype.hpp"
 #include "nxv/error.hpp"
 #include "nxv/fallback.hpp"
+#include "nxv/fft.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/indexing.hpp"
 #include "nxv/linalg.hpp"

@@ -166,6 +166,25 @@ Tensor as_type(const Tensor& x, DType dtype);
 // reinterpreting an integer carries no derivative; an integer result stops the backward pass).
 Tensor bitcast(const Tensor& x, DType dtype);
 
+// ---- complex numbers (c64: pairs of f32, c128: pairs of f64) -------------------------------------------------
+// Every op here and above that has a complex form takes complex tensors: arithmetic (add, subtract, multiply,
+// divide, pow, negate, square, reciprocal), abs (a real result), sign, exp, log, sqrt, rsqrt, sin, cos, equal,
+// not_equal, the logical ops, is_nan, is_infinity, select, as_type, sum, product, mean, cumulative_sum, dot,
+// matmul and every movement and indexing op; the others (ordering, max/min, rounding, conv, linalg) refuse them
+// naming the op. A real operand is promoted (c64 with f64 gives c128). Gradients are those of the real and
+// imaginary parts: for a real-valued loss L(z), dL/dz = dL/dRe z + i dL/dIm z (PyTorch's convention).
+// Complex from its parts (real tensors; broadcast, promoted to f32 or f64).
+Tensor complex(const Tensor& re, const Tensor& im);
+// The parts of z: a real tensor of z's shape (of a real z: z itself, and zeros).
+Tensor real(const Tensor& z);
+Tensor imag(const Tensor& z);
+Tensor conjugate(const Tensor& z);  // a real z is its own conjugate
+Tensor phase(const Tensor& z);      // the angle atan2(Im z, Re z), in (-pi, pi]; of a real x: 0 or pi
+// z's (real, imaginary) pairs along a new last axis: c64 [s...] -> f32 [s..., 2] (c128 -> f64), and back
+// (the last axis must be 2). Views: no element is copied.
+Tensor real_view(const Tensor& z);
+Tensor complex_view(const Tensor& pairs);
+
 Tensor operator+(const Tensor& a, const Tensor& b);
 Tensor operator-(const Tensor& a, const Tensor& b);
 Tensor operator*(const Tensor& a, const Tensor& b);

@@ -69,26 +69,42 @@ double element_as_double(const std::byte* p, DType t) {
 #define NXV_DTYPE(name, bytes, kind, bits, value, ...) \
   case DType::name:                                    \
     return static_cast<double>(element<value>(p));
+#define NXV_COMPLEX_DTYPE(name, bytes, bits, value, part) \
+  case DType::name:                                       \
+    return static_cast<double>(element<value>(p).real());
 #include "shared/dtypes.def"
   }
   return 0;
 }
 
+// A float as printed: nan, inf, -inf or the digits that identify it in its dtype.
+std::string format_float(double v, DType t) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, t == DType::f64 ? "%.16g" : t == DType::f32 ? "%.7g" : "%.5g", v);
+  return buf;
+}
+
+// A complex element as a+bi (NumPy's and Nx's form): the imaginary part always with its sign.
+template <class V>
+std::string complex_string(const std::byte* p, DType part) {
+  const V z = element<V>(p);
+  const std::string im = format_float(static_cast<double>(z.imag()), part);
+  return format_float(static_cast<double>(z.real()), part) + (im[0] == '-' ? "" : "+") + im + "i";
+}
+
 std::string format_element(const std::byte* p, DType t) {
   if (t == DType::pred) return element<std::uint8_t>(p) ? "true" : "false";
-  if (is_float(t)) {
-    const double v = element_as_double(p, t);
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, t == DType::f64 ? "%.16g" : t == DType::f32 ? "%.7g" : "%.5g", v);
-    return buf;
-  }
+  if (is_float(t)) return format_float(element_as_double(p, t), t);
   // Integers print exactly (a double would round u64 and s64 beyond 2^53).
   switch (t) {
 #define NXV_DTYPE(name, bytes, kind, bits, value, ...) \
   case DType::name:                                    \
     return integer_string<value>(p);
+#define NXV_COMPLEX_DTYPE(name, bytes, bits, value, part) \
+  case DType::name:                                       \
+    return complex_string<value>(p, DType::part);
 #include "shared/dtypes.def"
   }
   return "?";
@@ -124,6 +140,8 @@ void print_axis(std::ostream& out, const std::vector<std::byte>& bytes, const Te
 
 double Tensor::item() const {
   NXV_CHECK(size() == 1, "item", "tensor ", nxv::to_string(type()), " has ", size(), " elements, expected 1");
+  NXV_CHECK(!is_complex(dtype()), "item", "tensor ", nxv::to_string(type()),
+            " is complex, expected a real one (read it with to_vector<std::complex<...>>(), or item() its real())");
   std::vector<std::byte> bytes(size_of(dtype()));
   copy_to(bytes);
   return element_as_double(bytes.data(), dtype());

@@ -11,12 +11,16 @@
 
 #include "grad/rules.hpp"
 #include "nxv/grad.hpp"
+#include "ops/apply.hpp"
 #include "trace/evaluate.hpp"
 #include "trace/tracer.hpp"
 
 namespace nxv {
 
 namespace {
+
+// Gradients flow through float tensors and through complex ones (as the pairs of their parts).
+bool differentiable(DType t) { return is_float(t) || is_complex(t); }
 
 std::vector<Tensor> op_vjp(const rules::Vjp& v) {
   switch (v.call.code) {
@@ -67,6 +71,12 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     // never followed (as JAX, whose bitcast_convert_type has a zero derivative).
     case OpCode::bitcast:
       return std::vector<Tensor>(v.x.size());
+    // A complex number's gradient is that of its real part plus i times that of its imaginary part (PyTorch's
+    // convention: a step against it descends), so the views pass the gradient's pairs through.
+    case OpCode::real_view:
+      return {complex_view(v.g)};
+    case OpCode::complex_view:
+      return {real_view(v.g)};
     case OpCode::cholesky:
     case OpCode::triangular_solve:
     case OpCode::lu:
@@ -74,6 +84,10 @@ std::vector<Tensor> op_vjp(const rules::Vjp& v) {
     case OpCode::eigh:
     case OpCode::svd:
       return rules::linalg_vjp(v);
+    // The DFT is linear, y = F x, so x's gradient is F^H y's: the transform of the other direction (unnormalised,
+    // as F^H of the unnormalised forward DFT is exactly the unnormalised inverse).
+    case OpCode::fft:
+      return {apply(OpCall{OpCode::fft, FftAttrs{!v.call.attrs_as<FftAttrs>().inverse}}, {v.g}, v.g.type())};
   }
   detail::fail("grad: no gradient rule for ", format_call(v.call));
 }
@@ -83,7 +97,7 @@ std::vector<Tensor> custom_vjp(const Node& node, std::span<const Tensor> inputs,
   NXV_CHECK(cot.size() == inputs.size(), "custom_grad", "the gradient rule returned ", cot.size(), " cotangents for ",
             inputs.size(), " inputs");
   for (std::size_t i = 0; i < cot.size(); ++i) {
-    if (!cot[i].defined() || !is_float(inputs[i].dtype())) continue;
+    if (!cot[i].defined() || !differentiable(inputs[i].dtype())) continue;
     NXV_CHECK(cot[i].shape() == inputs[i].shape(), "custom_grad", "the gradient rule returned ",
               to_string(cot[i].type()), " for input ", i, " of type ", to_string(inputs[i].type()),
               " (expected its shape)");
@@ -104,7 +118,7 @@ std::vector<bool> needs_gradient(const Graph& graph, const std::vector<bool>& wa
     const std::size_t operands = n.inputs.size() - (n.kind == NodeKind::custom_vjp ? 1 : 0);
     bool any = false;
     for (std::size_t k = 0; k < operands; ++k) any = any || needs[n.inputs[k]];
-    needs[i] = any && (n.kind == NodeKind::control || is_float(n.type.dtype));
+    needs[i] = any && (n.kind == NodeKind::control || differentiable(n.type.dtype));
   }
   return needs;
 }
@@ -189,7 +203,8 @@ ValueAndGrad value_and_grad(std::span<const Tensor> wrt, std::span<const Tensor>
   NXV_CHECK(!wrt.empty(), "grad", "the first argument holds no tensors to differentiate with respect to");
   for (std::size_t i = 0; i < wrt.size(); ++i) {
     NXV_CHECK(wrt[i].defined(), "grad", "tensor ", i, " of the first argument is undefined (default-constructed)");
-    NXV_CHECK(is_float(wrt[i].dtype()), "grad", "can only differentiate with respect to float tensors, but tensor ", i,
+    NXV_CHECK(differentiable(wrt[i].dtype()), "grad",
+              "can only differentiate with respect to float or complex tensors, but tensor ", i,
               " of the first argument is ", to_string(wrt[i].type()),
               " (convert it with as_type, or pass integer data as a later argument)");
   }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/checked_math.hpp"
+#include "ops/complex_lowering.hpp"
 #include "trace/tracer.hpp"
 
 namespace nxv {
@@ -64,6 +65,9 @@ void check_result(const OpCall& call, const TensorType& out) {
 Tensor apply(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) {
   for (const Tensor& t : inputs) check_defined(t, op_name(call.code));
   check_result(call, out);
+  // Complex tensors become real ones here, before tracing, so that traces, kernels and gradient rules are real.
+  if (call.code != OpCode::real_view && call.code != OpCode::complex_view && involves_complex(inputs, out))
+    return lower_complex(call, inputs, out);
   // Tracing: a call with a traced input is recorded by the innermost trace among its inputs, which captures
   // the other inputs as constants; so concrete and traced tensors mix, and traces nest (src/trace/tracer.hpp).
   if (Tracer* tracer = innermost_tracer(inputs)) return tracer->record(call, inputs, out);
@@ -83,6 +87,7 @@ Tensor apply(const OpCall& call, std::initializer_list<Tensor> inputs, const Ten
 
 Tensor apply_on(Backend& backend, const OpCall& call, const TensorType& out) {
   check_result(call, out);
+  if (is_complex(out.dtype)) return lower_complex_creation(backend, call, out);
   return Tensor(out, backend, backend.execute(call, {}, out));
 }
 

@@ -35,6 +35,8 @@ Tensor from_data(std::span<const T> data, const Shape& shape, Backend& backend) 
 // One instantiation per dtype's value type (shared/dtypes.def).
 #define NXV_DTYPE(name, bytes, kind, bits, value, ...) \
   template Tensor from_data<value>(std::span<const value>, const Shape&, Backend&);
+#define NXV_COMPLEX_DTYPE(name, bytes, bits, value, part) \
+  template Tensor from_data<value>(std::span<const value>, const Shape&, Backend&);
 #include "shared/dtypes.def"
 
 Tensor full(const Shape& shape, double value, DType dtype, Backend& backend) {

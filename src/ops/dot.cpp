@@ -43,7 +43,7 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
   DType dtype = promote(a.dtype(), b.dtype());
   if (dtype == DType::pred) dtype = DType::u8;
   // Integer sums are exact whichever mode is asked for; one mode for them keeps one kernel and one cache entry.
-  at.precision = is_float(dtype) ? precision.value_or(current_precision()) : Precision::exact;
+  at.precision = is_float(dtype) || is_complex(dtype) ? precision.value_or(current_precision()) : Precision::exact;
   const Tensor ca = a.dtype() == dtype ? a : as_type(a, dtype);
   const Tensor cb = b.dtype() == dtype ? b : as_type(b, dtype);
   return apply(OpCall{OpCode::dot, at}, {ca, cb}, {out, dtype});

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/apply.hpp"
+#include "ops/complex_lowering.hpp"
 #include "ops/elementwise_class.hpp"
 
 namespace nxv {
@@ -26,9 +27,9 @@ DType compute_dtype(ElementwiseClass cls, DType t, const char* op, std::span<con
 }
 
 // A weak (scalar-literal) operand adopts the other operand's dtype, except that a weak float meeting an
-// integer tensor gives f32 and a weak integer meeting pred gives s32 (as JAX).
+// integer (or pred) tensor gives f32 and a weak integer meeting pred gives s32 (as JAX).
 DType weak_promote(DType strong, bool weak_is_float) {
-  if (weak_is_float && !is_float(strong)) return DType::f32;
+  if (weak_is_float && !is_float(strong) && !is_complex(strong)) return DType::f32;
   if (!weak_is_float && strong == DType::pred) return DType::s32;
   return strong;
 }
@@ -44,6 +45,7 @@ Tensor convert(const Tensor& t, DType dtype) { return t.dtype() == dtype ? t : a
 
 Tensor unary_op(UnaryFn fn, const Tensor& x) {
   check_defined(x, fn_name(fn));
+  if (is_complex(x.dtype())) return complex_unary(fn, x);
   const ElementwiseClass cls = class_of(fn);
   const DType dtype = compute_dtype(cls, x.dtype(), fn_name(fn), {&x, 1});
   const Tensor in = convert(x, dtype);
@@ -56,7 +58,9 @@ Tensor binary_op(BinaryFn fn, const Tensor& a, const Tensor& b) {
   check_defined(b, fn_name(fn));
   const ElementwiseClass cls = class_of(fn);
   const Tensor both[] = {a, b};
-  const DType dtype = compute_dtype(cls, promote_operands(a, b), fn_name(fn), both);
+  const DType promoted = promote_operands(a, b);
+  if (is_complex(promoted)) return complex_binary(fn, convert(a, promoted), convert(b, promoted));
+  const DType dtype = compute_dtype(cls, promoted, fn_name(fn), both);
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), fn_name(fn));
   const OpCall call{cls == ElementwiseClass::TEST ? OpCode::binary_test : OpCode::binary, BinaryAttrs{fn}};
   return apply(call, {convert(a, dtype), convert(b, dtype)},

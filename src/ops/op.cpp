@@ -14,7 +14,7 @@ constexpr const char* kAttrsNames[] = {"NoAttrs",        "UnaryAttrs",      "Bin
                                        "FullAttrs",      "UniformAttrs",    "NormalAttrs",
                                        "ConvAttrs",      "WindowAttrs",     "PutSliceAttrs",
                                        "SortAttrs",      "CumulativeAttrs", "TriangularSolveAttrs",
-                                       "QrAttrs"};
+                                       "QrAttrs",        "FftAttrs"};
 static_assert(std::size(kAttrsNames) == std::variant_size_v<OpAttrs>, "one name per alternative of OpAttrs");
 
 }  // namespace

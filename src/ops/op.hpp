@@ -61,6 +61,10 @@ enum class OpCode : std::uint8_t {
   cumulative,       // sum, product, max, min scans
   // ---- reinterpretation ----
   bitcast,  // to out.dtype of the same width: a view (backends share the input's storage, as reshape)
+  // complex tensors as pairs of reals (src/ops/complex_lowering.cpp): views, as reshape. The only ops a backend
+  // sees with a complex dtype.
+  real_view,     // c64/c128 [s...] -> f32/f64 [s..., 2]: (real, imaginary) along a new last axis
+  complex_view,  // f32/f64 [s..., 2] -> c64/c128 [s...]
   // ---- linear algebra: f32 and f64, batched over every axis but the last two (include/nxv/linalg.hpp) ----
   cholesky,          // a[..., n, n], its lower triangle read -> L[..., n, n], zeros above the diagonal
   triangular_solve,  // (a[..., n, n], b[..., m, k]) -> x of b's shape: op(a) x = b (left side) or x op(a) = b
@@ -72,9 +76,12 @@ enum class OpCode : std::uint8_t {
   eigh,  // a[..., n, n], its lower triangle read as a symmetric matrix -> [..., 2n + 2, n]: the eigenvectors in the
          // columns of rows 0..n-1, the matrix rotated to diagonal in rows n..2n-1 (its diagonal: the eigenvalues, in
          // no particular order), rows 2n and 2n + 1 scratch (the last step's rotations)
-  svd,   // a[..., m, n], m >= n -> [..., m + n + 2, n]: U (orthonormal columns, zero where the singular value is) in
-         // rows 0..m-1, V in rows m..m+n-1, the singular values (in no particular order) in row m + n, row m + n + 1
-         // scratch
+  // ---- Fourier transforms (include/nxv/fft.hpp) ----
+  fft,  // f32/f64 [..., n, 2]: the (real, imaginary) pairs of complex rows of n along axis -2 -> their unnormalised
+        // discrete Fourier transform (inverse: e^{+2 pi i jk / n}), of the same shape
+  svd,  // a[..., m, n], m >= n -> [..., m + n + 2, n]: U (orthonormal columns, zero where the singular value is) in
+        // rows 0..m-1, V in rows m..m+n-1, the singular values (in no particular order) in row m + n, row m + n + 1
+        // scratch
 };
 
 // Function ids of the elementwise ops. The numbers are shared with the shaders (see elementwise.def).
@@ -100,8 +107,8 @@ const char* fn_name(ArgReduceFn f);
 // ---- The attribute structs, one per op family (op_info() says which op takes which) ----
 // Every field has an initializer, so that designated initializers may leave any out.
 
-// select, clip, cast, reshape, eye, gather, indexed_add, indexed_put, bitcast, cholesky, lu, eigh, svd: the inputs and
-// the result type say it all.
+// select, clip, cast, reshape, eye, gather, indexed_add, indexed_put, bitcast, real_view, complex_view, cholesky, lu,
+// eigh, svd: the inputs and the result type say it all.
 using NoAttrs = std::monostate;
 
 struct UnaryAttrs {
@@ -206,14 +213,18 @@ struct TriangularSolveAttrs {
   bool unit_diagonal = false;
 };
 
+struct FftAttrs {
+  bool inverse = false;
+};
+
 struct QrAttrs {
   bool complete = false;  // Q square [m, m] and R [m, n]; reduced: Q [m, k], R [k, n], k = min(m, n)
 };
 
-using OpAttrs =
-    std::variant<NoAttrs, UnaryAttrs, BinaryAttrs, ReduceAttrs, ArgReduceAttrs, TransposeAttrs, BroadcastAttrs,
-                 SliceAttrs, PadAttrs, AxisAttrs, ReverseAttrs, DotAttrs, FullAttrs, UniformAttrs, NormalAttrs,
-                 ConvAttrs, WindowAttrs, PutSliceAttrs, SortAttrs, CumulativeAttrs, TriangularSolveAttrs, QrAttrs>;
+using OpAttrs = std::variant<NoAttrs, UnaryAttrs, BinaryAttrs, ReduceAttrs, ArgReduceAttrs, TransposeAttrs,
+                             BroadcastAttrs, SliceAttrs, PadAttrs, AxisAttrs, ReverseAttrs, DotAttrs, FullAttrs,
+                             UniformAttrs, NormalAttrs, ConvAttrs, WindowAttrs, PutSliceAttrs, SortAttrs,
+                             CumulativeAttrs, TriangularSolveAttrs, QrAttrs, FftAttrs>;
 
 namespace detail {
 template <class A, class... Ts>
@@ -311,6 +322,10 @@ constexpr OpInfo op_info(OpCode code) {
       return {"cumulative", attrs_index<CumulativeAttrs>};
     case OpCode::bitcast:
       return {"bitcast", attrs_index<NoAttrs>};
+    case OpCode::real_view:
+      return {"real_view", attrs_index<NoAttrs>};
+    case OpCode::complex_view:
+      return {"complex_view", attrs_index<NoAttrs>};
     case OpCode::cholesky:
       return {"cholesky", attrs_index<NoAttrs>};
     case OpCode::triangular_solve:
@@ -323,6 +338,8 @@ constexpr OpInfo op_info(OpCode code) {
       return {"eigh", attrs_index<NoAttrs>};
     case OpCode::svd:
       return {"svd", attrs_index<NoAttrs>};
+    case OpCode::fft:
+      return {"fft", attrs_index<FftAttrs>};
   }
   return {"?", attrs_index<NoAttrs>};
 }

@@ -34,7 +34,9 @@ Tensor reduce_op(ReduceFn fn, const Tensor& x, const OptAxes& axes, bool keep) {
   DType dtype = x.dtype();
   // Integer sums and products accumulate in 64 bits, unsigned ones in u64 (as Nx); pred counts in s64.
   if (fn == ReduceFn::sum || fn == ReduceFn::product)
-    dtype = is_float(dtype) ? dtype : info(dtype).kind == DTypeKind::unsigned_int ? DType::u64 : DType::s64;
+    dtype = is_float(dtype) || is_complex(dtype)          ? dtype
+            : info(dtype).kind == DTypeKind::unsigned_int ? DType::u64
+                                                          : DType::s64;
   if (fn == ReduceFn::all || fn == ReduceFn::any) dtype = DType::pred;
   const Tensor in = (fn == ReduceFn::all || fn == ReduceFn::any || x.dtype() == dtype) ? x : as_type(x, dtype);
   const OpCall call{OpCode::reduce, ReduceAttrs{fn, ax, keep}};

@@ -187,7 +187,9 @@ class ReferenceBackend final : public Backend {
         cumulative(call.attrs_as<CumulativeAttrs>(), arg(0), out, dst());
         break;
       case OpCode::bitcast:
-        return arg(0).storage();  // a view: the same bytes read as a dtype of the same width
+      case OpCode::real_view:
+      case OpCode::complex_view:
+        return arg(0).storage();  // a view: the same bytes read as a dtype of the same width, or as pairs
       case OpCode::cholesky:
         cholesky(arg(0), out, dst());
         break;
@@ -205,6 +207,9 @@ class ReferenceBackend final : public Backend {
         break;
       case OpCode::svd:
         svd(arg(0), out, dst());
+        break;
+      case OpCode::fft:
+        fft(call.attrs_as<FftAttrs>(), arg(0), out, dst());
         break;
     }
     NXV_CHECK(result != nullptr, describe(call), "the reference backend has no kernel for op code ",

@@ -23,7 +23,9 @@ decltype(auto) visit_dtype(DType type, F&& f) {
 #define NXV_DTYPE(name, bytes, kind, bits, value, storage, compute, ...) \
   case DType::name:                                                      \
     return f.template operator()<storage, compute>();
+#define NXV_COMPLEX_DTYPE(name, ...) case DType::name:
 #include "shared/dtypes.def"
+    detail::fail("reference: a complex dtype reached a kernel (the front end lowers complex ops to real ones)");
   }
   detail::fail("reference: unknown dtype ", static_cast<int>(type));
 }

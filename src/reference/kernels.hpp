@@ -77,6 +77,9 @@ void qr(const QrAttrs& attrs, const Tensor& a, const TensorType& out, std::byte*
 void eigh(const Tensor& a, const TensorType& out, std::byte* dst);
 void svd(const Tensor& a, const TensorType& out, std::byte* dst);
 
+// fft.cpp
+void fft(const FftAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);
+
 // conv.cpp, window.cpp: the CNN ops (include/nxv/conv.hpp defines their orders)
 void conv(const ConvAttrs& attrs, const Tensor& x, const Tensor& w, const TensorType& out, std::byte* dst);
 void window_reduce(const WindowAttrs& attrs, const Tensor& x, const TensorType& out, std::byte* dst);

@@ -203,7 +203,9 @@ Tensor batch_op(const RuleContext& c) {
       return batch_attrs<SortAttrs>(c, [](SortAttrs& a) { ++a.axis; });
     case OpCode::cumulative:
       return batch_attrs<CumulativeAttrs>(c, [](CumulativeAttrs& a) { ++a.axis; });
-    case OpCode::bitcast:  // elementwise: the batched bits reinterpreted alike
+    case OpCode::bitcast:    // elementwise: the batched bits reinterpreted alike
+    case OpCode::real_view:  // the pairs' axis is the last, the batch axis the first
+    case OpCode::complex_view:
       return batch_one_input(c);
     case OpCode::cholesky:
     case OpCode::triangular_solve:
@@ -211,6 +213,7 @@ Tensor batch_op(const RuleContext& c) {
     case OpCode::qr:
     case OpCode::eigh:
     case OpCode::svd:
+    case OpCode::fft:
       return batch_every_input(c);
   }
   detail::fail("vectorize: no batching rule for ", describe(c.call));

@@ -238,6 +238,8 @@ std::string format_call(const OpCall& call) {
     case OpCode::reshape:
     case OpCode::eye:
     case OpCode::bitcast:
+    case OpCode::real_view:
+    case OpCode::complex_view:
     case OpCode::cholesky:
     case OpCode::lu:
     case OpCode::eigh:
@@ -245,6 +247,9 @@ std::string format_call(const OpCall& call) {
       break;
     case OpCode::qr:
       s << (call.attrs_as<QrAttrs>().complete ? "(complete)" : "(reduced)");
+      break;
+    case OpCode::fft:
+      s << (call.attrs_as<FftAttrs>().inverse ? "(inverse)" : "(forward)");
       break;
   }
   return s.str();

@@ -43,8 +43,11 @@ class VulkanBackend final : public Backend {
   }
 
   std::shared_ptr<Storage> execute(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) override {
-    // Views: the same bytes, in the same order (reshape) or read as another dtype of the same width (bitcast).
-    if (call.code == OpCode::reshape || call.code == OpCode::bitcast) return inputs[0].storage();
+    // Views: the same bytes, in the same order (reshape), read as another dtype of the same width (bitcast) or as
+    // complex numbers' pairs of reals (real_view, complex_view).
+    if (call.code == OpCode::reshape || call.code == OpCode::bitcast || call.code == OpCode::real_view ||
+        call.code == OpCode::complex_view)
+      return inputs[0].storage();
     check_fits_device(out, [&] { return describe(call); });
     BufferPtr result;
     if (!fallback_forced(call) && kernels::device_ready() && run_native(call, inputs, out, result))
@@ -105,8 +108,12 @@ class VulkanBackend final : public Backend {
       case OpCode::eigh:
       case OpCode::svd:
         return kernels::linalg(call, in, out, result);
+      case OpCode::fft:
+        return kernels::fft(call, in, out, result);
       case OpCode::reshape:
       case OpCode::bitcast:
+      case OpCode::real_view:
+      case OpCode::complex_view:
         return false;  // handled in execute()
       default:
         return false;  // an op without a kernel family: the host fallback

@@ -32,9 +32,9 @@ TEST(DTypes, PromotionFollowsNx) {
   EXPECT_EQ(promote(DType::s8, DType::s16), DType::s16);
   EXPECT_EQ(promote(DType::u64, DType::f32), DType::f32);
   EXPECT_EQ(promote(DType::pred, DType::s8), DType::s8);
-  for (DType t : all_dtypes) EXPECT_EQ(float_type(t), is_float(t) ? t : DType::f32) << name(t);
-  for (DType a : all_dtypes)
-    for (DType b : all_dtypes) EXPECT_EQ(promote(a, b), promote(b, a)) << name(a) << " " << name(b);
+  for (DType t : real_dtypes) EXPECT_EQ(float_type(t), is_float(t) ? t : DType::f32) << name(t);
+  for (DType a : real_dtypes)
+    for (DType b : real_dtypes) EXPECT_EQ(promote(a, b), promote(b, a)) << name(a) << " " << name(b);
   EXPECT_EQ(dtype_from_name("s64"), DType::s64);
   EXPECT_EQ(size_of(DType::pred), 1u);
 }

@@ -9,8 +9,8 @@ namespace {
 // The (from, to) pairs of equal width among the dtypes (pred is refused; u8 has no partner but itself).
 std::vector<std::pair<DType, DType>> same_width_pairs() {
   std::vector<std::pair<DType, DType>> pairs;
-  for (DType from : all_dtypes)
-    for (DType to : all_dtypes)
+  for (DType from : real_dtypes)
+    for (DType to : real_dtypes)
       if (from != DType::pred && to != DType::pred && size_of(from) == size_of(to)) pairs.emplace_back(from, to);
   return pairs;
 }

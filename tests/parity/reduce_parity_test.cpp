@@ -25,7 +25,7 @@ const std::vector<OptAxes> k_axes_sets = {std::nullopt, Axes{0},     Axes{1},   
 TEST(ReduceParity, EveryReductionEveryDtypeEveryAxisSet) {
   NXV_REQUIRE_VULKAN();
   for (const ReduceOp& op : k_reduces) {
-    for (DType t : all_dtypes) {
+    for (DType t : real_dtypes) {
       const std::string cell = std::string(op.name) + ":" + std::string(name(t));
       for (const OptAxes& axes : k_axes_sets) {
         for (bool keep : {false, true}) {
@@ -58,7 +58,7 @@ TEST(ReduceParity, LongReductionsUseTheChunkedOrder) {
 
 TEST(ReduceParity, ArgmaxArgminTiesAndNaN) {
   NXV_REQUIRE_VULKAN();
-  for (DType t : all_dtypes) {
+  for (DType t : real_dtypes) {
     const std::string sfx = ":" + std::string(name(t));
     for (std::optional<int> axis :
          {std::optional<int>{}, std::optional<int>{0}, std::optional<int>{1}, std::optional<int>{-1}}) {

@@ -37,7 +37,7 @@ using OpFn = std::function<Tensor(const std::vector<Tensor>&)>;
     if (!::nxv::vulkan::available()) GTEST_SKIP() << "no Vulkan device"; \
   } while (0)
 
-// Every dtype but pred, and the integer dtypes, in all_dtypes' order: the dtype lists of the suites whose ops take
+// Every dtype but pred, and the integer dtypes, in real_dtypes' order: the dtype lists of the suites whose ops take
 // numbers (a new dtype joins them by its row in src/shared/dtypes.def).
 std::vector<DType> numeric_dtypes();
 std::vector<DType> integer_dtypes();

@@ -65,6 +65,9 @@ std::string compare_exact(const Tensor& expected, const Tensor& actual) {
   case DType::name:                                             \
     return mismatch<storage>(e, a, n);
 #include "shared/dtypes.def"
+    case DType::c64:  // compared as their pairs of parts
+    case DType::c128:
+      return compare_exact(real_view(expected), real_view(actual));
   }
   return "unknown dtype";
 }
@@ -86,6 +89,7 @@ Tensor flush_f32_denormals(const Tensor& t) {
   // bf16 has f32's exponent range: its subnormals are f32 subnormals once loaded, and flushed alike.
   if (t.dtype() == DType::bf16)
     return as_type(flush_f32_denormals(as_type(t.to_host(), DType::f32)), DType::bf16).to(t.backend());
+  if (t.dtype() == DType::c64) return complex_view(flush_f32_denormals(real_view(t)));
   if (t.dtype() != DType::f32) return t;
   std::vector<float> v = t.to_vector<float>();
   for (float& x : v)
@@ -198,14 +202,14 @@ Tensor fill(const Shape& shape, std::uint64_t seed, bool special, double lo, dou
 
 std::vector<DType> numeric_dtypes() {
   std::vector<DType> out;
-  for (DType t : all_dtypes)
+  for (DType t : real_dtypes)
     if (t != DType::pred) out.push_back(t);
   return out;
 }
 
 std::vector<DType> integer_dtypes() {
   std::vector<DType> out;
-  for (DType t : all_dtypes)
+  for (DType t : real_dtypes)
     if (is_integer(t)) out.push_back(t);
   return out;
 }
@@ -238,6 +242,10 @@ Tensor test_data(DType dtype, const Shape& shape, std::uint64_t seed, bool speci
       return fill<Half>(shape, seed, special, -10, 10);
     case DType::bf16:
       return fill<BFloat16>(shape, seed, special, -10, 10);
+    case DType::c64:  // each part its own draw of the part's pool (special values pair with finite ones and others)
+    case DType::c128:
+      return complex(test_data(real_part_type(dtype), shape, seed, special),
+                     test_data(real_part_type(dtype), shape, seed ^ 0x9e3779b97f4a7c15ULL, special));
   }
   return {};
 }
@@ -249,6 +257,10 @@ Tensor test_uniform(DType dtype, const Shape& shape, std::uint64_t seed, double 
   case DType::name:                                             \
     return fill<storage>(shape, seed, false, low, high);
 #include "shared/dtypes.def"
+    case DType::c64:
+    case DType::c128:
+      return complex(test_uniform(real_part_type(dtype), shape, seed, low, high),
+                     test_uniform(real_part_type(dtype), shape, seed ^ 0x9e3779b97f4a7c15ULL, low, high));
   }
   return {};
 }

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "nxv/fft.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/linalg.hpp"
 #include "nxv/vectorize.hpp"
@@ -116,6 +117,10 @@ std::vector<Case> cases() {
        {batched(f32({3, 4}, 12), 0), shared(f32({4}, 13)), batched(f32({3}, 14), 0)}},
       {"as_type", [](auto& x) { return as_type(x[0], DType::s32); }, {batched(f32({2, 3}, 15), 1)}},
       {"bitcast", [](auto& x) { return bitcast(x[0], DType::s32); }, {batched(f32({2, 3}, 15), 1)}},
+      {"real_view and complex_view",
+       [](auto& x) { return real_view(complex_view(x[0]) * complex_view(x[1])); },
+       {batched(f32({3, 4, 2}, 111), 0), shared(f32({4, 2}, 112))}},
+      {"fft", [](auto& x) { return real_view(fft(x[0])); }, {batched(test_uniform(DType::f32, {8, 3}, 113, -1, 1), 1)}},
       {"sum", [](auto& x) { return sum(x[0], Axes{1}); }, {batched(f32({3, 4, 5}, 16), 0)}},
       {"product keep_axes",
        [](auto& x) {

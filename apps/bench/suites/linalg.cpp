@@ -10,6 +10,7 @@
 #include "bench/harness.hpp"
 #include "bench/suites/peers.hpp"
 #include "bench/suites/suites.hpp"
+#include "nxv/fft.hpp"
 #include "nxv/linalg.hpp"
 #include "nxv/vulkan.hpp"
 
@@ -46,6 +47,8 @@ const std::map<std::string, LinalgFn>& functions() {
          const linalg::SVD f = linalg::svd(a);
          return std::vector<Tensor>{f.u, f.s, f.vt};
        }},
+      // Rows of complex numbers rather than matrices: `a` is [batch, n] c64 (fft_signals).
+      {"fft", [](const Tensor& a, const Tensor&) { return std::vector<Tensor>{fft(a)}; }},
   };
   return f;
 }
@@ -55,6 +58,12 @@ const std::map<std::string, LinalgFn>& functions() {
 Tensor test_matrices(std::int64_t batch, std::int64_t n, Backend& backend) {
   const Tensor x = uniform(key(11), {batch, n, n}, DType::f32, -1, 1, backend);
   return (x + transpose(x, Axes{0, 2, 1})) * 0.5 + eye(Shape{n, n}, DType::f32, backend) * static_cast<double>(n);
+}
+
+// [batch, n] c64 with parts in [0, 1): the signals the fft rows transform.
+Tensor fft_signals(std::int64_t batch, std::int64_t n, Backend& backend) {
+  return complex(uniform(key(14), {batch, n}, DType::f32, 0, 1, backend),
+                 uniform(key(15), {batch, n}, DType::f32, 0, 1, backend));
 }
 
 double max_rel_diff(const Tensor& a, const Tensor& b) {
@@ -73,25 +82,35 @@ SuiteReport run_linalg_suite(const Options& o) {
   SuiteReport report{"linalg", "ok", {}, {}, {}, {}};
   Backend& gpu = vulkan::backend();
   for (const auto& [id, fn] : functions()) {
-    const Tensor a = test_matrices(6, 12, reference_backend()), b = uniform(key(12), {6, 12, 1}, DType::f32, -1, 1);
+    const Tensor a =
+        id == "fft" ? fft_signals(6, 1000, reference_backend()) : test_matrices(6, 12, reference_backend());
+    const Tensor b = uniform(key(12), {6, 12, 1}, DType::f32, -1, 1);
     const std::vector<Tensor> want = fn(a, b), got = fn(a.to(gpu), b.to(gpu));
     for (std::size_t i = 0; i < want.size(); ++i)
-      report.checks.push_back({id + " 6 x 12x12 f32 vs reference (output " + std::to_string(i) + ")", 0, 0,
-                               max_rel_diff(got[i], want[i]), 1e-4});
+      report.checks.push_back(
+          {id + (id == "fft" ? " 6 x 1000 c64" : " 6 x 12x12 f32") + " vs reference (output " + std::to_string(i) + ")",
+           0, 0, max_rel_diff(id == "fft" ? real_view(got[i]) : got[i], id == "fft" ? real_view(want[i]) : want[i]),
+           1e-4});
   }
   // Batched small matrices (the 10^5 x 8, 16, 32), then one larger matrix per function: the one-workgroup
   // kernels' weak side until the blocked factorisations exist.
   std::vector<Case> cases;
   const std::int64_t batch = o.smoke ? 64 : 100000;
   for (std::int64_t n : o.smoke ? std::vector<std::int64_t>{8} : std::vector<std::int64_t>{8, 16, 32})
-    for (const auto& [id, fn] : functions()) cases.push_back({id, batch, n});
+    for (const auto& [id, fn] : functions())
+      if (id != "fft") cases.push_back({id, batch, n});
   for (const std::string id : {"cholesky", "lu", "qr"}) cases.push_back({id, 1, o.smoke ? 16 : 512});
+  // The FFT sizes: one 2^24-point c64 transform, and 1024 rows of 4096.
+  cases.push_back({"fft", 1, o.smoke ? 4096 : std::int64_t{1} << 24});
+  cases.push_back({"fft", o.smoke ? 4 : 1024, 4096});
   std::string torch_cases;
   std::vector<Row> rows;
   for (const Case& c : cases) {
-    std::fprintf(stderr, "[linalg] %s %lld x %lldx%lld f32\n", c.fn.c_str(), static_cast<long long>(c.batch),
-                 static_cast<long long>(c.n), static_cast<long long>(c.n));
-    const Tensor a = test_matrices(c.batch, c.n, gpu), b = uniform(key(13), {c.batch, c.n, 1}, DType::f32, -1, 1, gpu);
+    const bool rows_of_signals = c.fn == "fft";
+    std::fprintf(stderr, "[linalg] %s %lld x %lld%s\n", c.fn.c_str(), static_cast<long long>(c.batch),
+                 static_cast<long long>(c.n), rows_of_signals ? " c64" : ("x" + std::to_string(c.n) + " f32").c_str());
+    const Tensor a = rows_of_signals ? fft_signals(c.batch, c.n, gpu) : test_matrices(c.batch, c.n, gpu);
+    const Tensor b = uniform(key(13), {c.batch, rows_of_signals ? 1 : c.n, 1}, DType::f32, -1, 1, gpu);
     const LinalgFn& fn = functions().at(c.fn);
     vulkan::flush();
     const Arm arm{c.fn, [&] {
@@ -103,8 +122,9 @@ SuiteReport run_linalg_suite(const Options& o) {
     const int repeat = c.batch == 1 ? std::min(o.repeat, 5) : o.repeat;
     const Stats s = alternate({arm}, repeat, o.warmup_ms)[0];
     const std::string id = c.fn + "." + std::to_string(c.n) + ".b" + std::to_string(c.batch);
-    const std::string what = c.fn + " " + std::to_string(c.batch) + " x " + std::to_string(c.n) + "²";
-    rows.push_back(Row{"linalg." + id, what + ", vs torch.linalg", "matrices/s",
+    const std::string what = c.fn + " " + std::to_string(c.batch) + " x " + std::to_string(c.n) +
+                             (rows_of_signals ? " c64, vs torch.fft" : "², vs torch.linalg");
+    rows.push_back(Row{"linalg." + id, what, rows_of_signals ? "transforms/s" : "matrices/s",
                        rate_in(c.fn, s, static_cast<double>(c.batch)), std::nullopt, "ours / PyTorch's", std::nullopt,
                        ""});
     torch_cases += (torch_cases.empty() ? "" : ",") + c.fn + ":" + std::to_string(c.batch) + ":" + std::to_string(c.n);

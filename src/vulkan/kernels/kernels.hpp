@@ -29,6 +29,7 @@ bool indexing(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& r
                                                                                          // put_slice
 bool sorting(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);   // sort, argsort, cumulative
 bool conv(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
+bool fft(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // through VkFFT (fft.cpp)
 // Whether conv splits its contraction by chunks (conv.cpp): by size (the default), or always/never where it has
 // more than one chunk -- for tests and A/B measurements; every choice gives the same bits.
 enum class ConvSplit { automatic, always, never };

@@ -222,6 +222,31 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
   submit_when_full();
 }
 
+std::uint64_t CommandStream::external(std::span<const Binding> bindings,
+                                      const std::function<void(vk::CommandBuffer)>& record) {
+  spoil_capture();
+  auto& commands = begin();
+  bool hazard = false;
+  for (const Binding& b : bindings) {
+    const HazardState& h = static_cast<DeviceBuffer&>(**b.buffer).hazards;
+    hazard |= h.write_epoch == epoch_ || (b.writes && h.read_epoch == epoch_);
+  }
+  if (hazard) barrier();
+  for (const Binding& b : bindings) {
+    DeviceBuffer& d = static_cast<DeviceBuffer&>(**b.buffer);
+    (b.writes ? d.hazards.write_epoch : d.hazards.read_epoch) = epoch_;
+    if (b.writes) d.hazards.write_serial = recording_serial_;
+    reference(*b.buffer, d);
+  }
+  record(*commands);
+  bound_pipeline_ = vk::Pipeline();  // the library bound its own
+  const std::uint64_t serial = recording_serial_;
+  count(counter_state().dispatches);
+  ++pending_dispatches_;
+  submit_when_full();
+  return serial;
+}
+
 void CommandStream::copy_in(vk::Buffer src, std::size_t src_offset, const BufferPtr& dst, std::size_t dst_offset,
                             std::size_t bytes) {
   if (bytes == 0) return;

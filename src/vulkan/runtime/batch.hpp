@@ -21,6 +21,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -66,6 +67,10 @@ class CommandStream {
 
   void dispatch(const Pipeline& pipeline, std::span<const Binding> bindings, std::span<const std::byte> push,
                 std::uint32_t groups_x, std::uint32_t groups_y, std::uint32_t groups_z);
+  // Commands that `record` writes into the pending batch itself (a library's, such as VkFFT's), ordered like one
+  // dispatch that reads and writes `bindings`; the runtime rebinds its own pipeline after them. Ends a capture
+  // (a library's descriptor sets are not the recording's to replay). Returns the serial of the batch holding them.
+  std::uint64_t external(std::span<const Binding> bindings, const std::function<void(vk::CommandBuffer)>& record);
   // Copies from a host-visible staging buffer into a device buffer (an upload).
   void copy_in(vk::Buffer src, std::size_t src_offset, const BufferPtr& dst, std::size_t dst_offset, std::size_t bytes);
   // Copies from a device buffer into a host-visible readback buffer (a download).

@@ -14,6 +14,7 @@
 #include "vulkan/runtime/context.hpp"
 #include "vulkan/runtime/counters.hpp"
 #include "vulkan/runtime/diagnostics.hpp"
+#include "vulkan/runtime/external.hpp"
 #include "vulkan/runtime/memory.hpp"
 #include "vulkan/runtime/pipelines.hpp"
 #include "vulkan/runtime/profiler.hpp"
@@ -166,6 +167,25 @@ class RuntimeImpl final : public Runtime {
   void flush() override {
     std::lock_guard lock(mutex_);
     vulkan_call("flush", [&] { finish_locked(); });
+  }
+
+  void with_device(const std::function<void(const Context&)>& f) {
+    std::lock_guard lock(mutex_);
+    f(*context_);
+  }
+
+  std::uint64_t record_external(std::initializer_list<Binding> bindings,
+                                const std::function<void(vk::CommandBuffer)>& record) {
+    std::lock_guard lock(mutex_);
+    return vulkan_call("record_external", [&] {
+      spoil_foreign_capture();
+      return stream_.external(std::span<const Binding>(bindings.begin(), bindings.size()), record);
+    });
+  }
+
+  void wait_for_batch(std::uint64_t serial) {
+    std::lock_guard lock(mutex_);
+    vulkan_call("wait", [&] { stream_.wait_for(serial); });
   }
 
   bool begin_capture() override {
@@ -372,6 +392,20 @@ bool available() {
 
 void flush() {
   if (RuntimeImpl* r = g_runtime.load(std::memory_order_acquire)) r->flush();
+}
+
+void with_device(const std::function<void(const Context&)>& f) { static_cast<RuntimeImpl&>(runtime()).with_device(f); }
+
+std::uint64_t record_external(std::initializer_list<Binding> bindings,
+                              const std::function<void(vk::CommandBuffer)>& record) {
+  return static_cast<RuntimeImpl&>(runtime()).record_external(bindings, record);
+}
+
+void wait_for_batch(std::uint64_t serial) { static_cast<RuntimeImpl&>(runtime()).wait_for_batch(serial); }
+
+vk::DescriptorBufferInfo buffer_info(const BufferPtr& buffer) {
+  const DeviceBuffer& b = device_buffer(buffer, "buffer_info");
+  return vk::DescriptorBufferInfo{.buffer = b.handle(), .offset = b.offset(), .range = b.range()};
 }
 
 Counters counters() {

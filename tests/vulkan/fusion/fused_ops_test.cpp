@@ -21,7 +21,7 @@ Tensor tame(const Tensor& x, Tensor (*fn)(const Tensor&)) {
 TEST(FusedOps, EveryUnaryOpEveryDtypeInAChain) {
   NXV_REQUIRE_VULKAN();
   for (const UnaryOp& op : k_unary) {
-    for (DType t : all_dtypes) {
+    for (DType t : real_dtypes) {
       if (op.int_only && is_float(t)) continue;
       const MultiFn fn = [&op](const std::vector<Tensor>& in) {
         const Tensor r = op.fn(tame(in[0], op.fn));
@@ -51,7 +51,7 @@ TEST(FusedOps, TranscendentalsOverTheirDomains) {
 TEST(FusedOps, EveryBinaryOpEveryDtypeInAChain) {
   NXV_REQUIRE_VULKAN();
   for (const BinaryOp& op : k_binary) {
-    for (DType t : all_dtypes) {
+    for (DType t : real_dtypes) {
       if (op.int_only && is_float(t)) continue;
       const MultiFn fn = [&op](const std::vector<Tensor>& in) {
         const Tensor r = op.fn(select(less(in[0], in[1]), in[1], in[0]), in[1]);
@@ -65,7 +65,7 @@ TEST(FusedOps, EveryBinaryOpEveryDtypeInAChain) {
 
 TEST(FusedOps, SelectAndClipEveryDtype) {
   NXV_REQUIRE_VULKAN();
-  for (DType t : all_dtypes) {
+  for (DType t : real_dtypes) {
     const MultiFn fn = [t](const std::vector<Tensor>& in) {
       const Tensor picked = select(in[0], in[1], in[2]);
       if (t == DType::pred) return std::vector<Tensor>{logical_xor(picked, in[1])};
@@ -78,8 +78,8 @@ TEST(FusedOps, SelectAndClipEveryDtype) {
 
 TEST(FusedOps, CastBetweenEveryPairOfDtypes) {
   NXV_REQUIRE_VULKAN();
-  for (DType from : all_dtypes)
-    for (DType to : all_dtypes) {
+  for (DType from : real_dtypes)
+    for (DType to : real_dtypes) {
       if (from == to) continue;
       const MultiFn fn = [to](const std::vector<Tensor>& in) {
         const Tensor c = as_type(negate(in[0]), to);
@@ -93,7 +93,7 @@ TEST(FusedOps, CastBetweenEveryPairOfDtypes) {
 
 TEST(FusedOps, WeakScalarsStayInTheRegion) {
   NXV_REQUIRE_VULKAN();
-  for (DType t : all_dtypes) {
+  for (DType t : real_dtypes) {
     const MultiFn fn = [](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0] * 2.5 + 1 - in[0]}; };
     expect_fused_exact("scalars:" + std::string(name(t)), fn, {test_data(t, {33}, 11)});
   }

@@ -109,7 +109,7 @@ TEST(VulkanKernelsReduce, FullAndPartialChunksEveryNumericDtype) {
 TEST(VulkanKernelsReduce, LogicalReductionsAcrossChunks) {
   NXV_REQUIRE_VULKAN();
   const Case cases[] = {{{4 * kChunk}, {0}}, {{3, kChunk + 5}, {1}}, {{kChunk + 4, 2}, {0}}};
-  for (DType t : all_dtypes)
+  for (DType t : real_dtypes)
     for (ReduceFn fn : {ReduceFn::all, ReduceFn::any}) {
       std::uint64_t seed = 200;
       for (const Case& c : cases) expect_reduce(fn, t, c, ++seed);
