@@ -31,7 +31,7 @@ int main() {
 
   // By FFT: spectra of the image and of the flipped kernels at the full size, multiplied, transformed back.
   const std::array<std::int64_t, 2> size{h + k - 1, w + k - 1};
-  const Tensor image_spectrum = fft2(reshape(image, {h, w}), size);                     // [h+k-1, w+k-1]
+  const Tensor image_spectrum = fft2(reshape(image, {h, w}), size);                            // [h+k-1, w+k-1]
   const Tensor kernel_spectra = fft2(reshape(reverse(kernels, Axes{2, 3}), {2, k, k}), size);  // [2, ...]
   const Tensor by_fft = reshape(real(ifft2(kernel_spectra * image_spectrum)), direct.shape());
 

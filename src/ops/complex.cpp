@@ -203,7 +203,7 @@ Tensor complex_binary(BinaryFn fn, const Tensor& a, const Tensor& b) {
     case BinaryFn::logical_xor: {  // on the truth of each operand (nonzero)
       const Tensor ta = logical_not(complex_unary(UnaryFn::logical_not, a));
       const Tensor tb = logical_not(complex_unary(UnaryFn::logical_not, b));
-      return fn == BinaryFn::logical_and ? logical_and(ta, tb)
+      return fn == BinaryFn::logical_and  ? logical_and(ta, tb)
              : fn == BinaryFn::logical_or ? logical_or(ta, tb)
                                           : logical_xor(ta, tb);
     }

@@ -160,7 +160,8 @@ TEST(Complex, BinaryOpsMatchLongDouble) {
 TEST(Complex, EdgeValues) {
   const double big = 1e300, tiny = 1e-300, nan = std::nan("");
   // |z| neither overflows nor underflows in the squares; an infinite part wins over a NaN one.
-  const std::vector<double> m = abs(c128({{big, big}, {tiny, tiny}, {kInf, nan}, {nan, 1}, {0, -0.0}})).to_vector<double>();
+  const std::vector<double> m =
+      abs(c128({{big, big}, {tiny, tiny}, {kInf, nan}, {nan, 1}, {0, -0.0}})).to_vector<double>();
   EXPECT_DOUBLE_EQ(m[0], big * std::sqrt(2.0));
   EXPECT_DOUBLE_EQ(m[1], tiny * std::sqrt(2.0));
   EXPECT_EQ(m[2], kInf);
@@ -211,8 +212,8 @@ TEST(Complex, MovementReductionsAndDotMatchHostLoops) {
   // transpose, slice, reverse, pad (the padding value is real), concatenate, take, select
   const std::vector<C> t = transpose(z, Axes{2, 0, 1}).to_vector<C>();
   EXPECT_EQ(t[1 * 6 + 1 * 3 + 2], at(1, 2, 1));
-  EXPECT_EQ(slice(z, {1, 0, 1}, {1, 2, 2}).to_vector<C>(), (std::vector<C>{at(1, 0, 1), at(1, 0, 2), at(1, 1, 1),
-                                                                         at(1, 1, 2)}));
+  EXPECT_EQ(slice(z, {1, 0, 1}, {1, 2, 2}).to_vector<C>(),
+            (std::vector<C>{at(1, 0, 1), at(1, 0, 2), at(1, 1, 1), at(1, 1, 2)}));
   EXPECT_EQ(reverse(z, Axes{2}).to_vector<C>()[0], at(0, 0, 3));
   const std::vector<C> padded = pad(c128({{1, 1}}), 7.0, {{1, 1, 0}}).to_vector<C>();
   EXPECT_EQ(padded, (std::vector<C>{{7, 0}, {1, 1}, {7, 0}}));
@@ -239,8 +240,7 @@ TEST(Complex, MovementReductionsAndDotMatchHostLoops) {
   EXPECT_EQ(cumulative_sum(c128({{1, 2}, {3, -4}})).to_vector<C>(), (std::vector<C>{{1, 2}, {4, -2}}));
   // matmul: [2, 3] x [3, 2] against a host loop
   const std::vector<C> av = random_complex(6, 5), bv = random_complex(6, 6);
-  const std::vector<C> mm =
-      matmul(reshape(c128(av), {2, 3}), reshape(c128(bv), {3, 2})).to_vector<C>();
+  const std::vector<C> mm = matmul(reshape(c128(av), {2, 3}), reshape(c128(bv), {3, 2})).to_vector<C>();
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) {
       C want = 0;

@@ -147,9 +147,9 @@ TEST(Fft, TwoDimensionalTransforms) {
       CL want = 0;
       for (std::int64_t j = 0; j < rows; ++j)
         for (std::int64_t k = 0; k < cols; ++k) {
-          const long double angle = -2 * std::numbers::pi_v<long double> *
-                                    (static_cast<long double>((u * j) % rows) / rows +
-                                     static_cast<long double>((v * k) % cols) / cols);
+          const long double angle =
+              -2 * std::numbers::pi_v<long double> *
+              (static_cast<long double>((u * j) % rows) / rows + static_cast<long double>((v * k) % cols) / cols);
           want += CL(x[j * cols + k]) * CL(std::cos(angle), std::sin(angle));
         }
       EXPECT_LT(std::abs(CL(got[u * cols + v]) - want), 1e-13L) << u << " " << v;

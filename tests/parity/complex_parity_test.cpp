@@ -15,11 +15,24 @@ bool specials(DType t) { return !(t == DType::c64 && vulkan_flushes_f32_denormal
 
 TEST(ComplexParity, UnaryOps) {
   NXV_REQUIRE_VULKAN();
-  const std::vector<std::pair<const char*, Tensor (*)(const Tensor&)>> ops = {
-      {"negate", negate}, {"abs", abs},   {"sign", sign},       {"square", square}, {"exp", exp},
-      {"log", log},       {"sqrt", sqrt}, {"rsqrt", rsqrt},     {"sin", sin},       {"cos", cos},
-      {"real", real},     {"imag", imag}, {"conjugate", conjugate}, {"phase", phase}, {"is_nan", is_nan},
-      {"reciprocal", reciprocal}, {"is_infinity", is_infinity}, {"logical_not", logical_not}};
+  const std::vector<std::pair<const char*, Tensor (*)(const Tensor&)>> ops = {{"negate", negate},
+                                                                              {"abs", abs},
+                                                                              {"sign", sign},
+                                                                              {"square", square},
+                                                                              {"exp", exp},
+                                                                              {"log", log},
+                                                                              {"sqrt", sqrt},
+                                                                              {"rsqrt", rsqrt},
+                                                                              {"sin", sin},
+                                                                              {"cos", cos},
+                                                                              {"real", real},
+                                                                              {"imag", imag},
+                                                                              {"conjugate", conjugate},
+                                                                              {"phase", phase},
+                                                                              {"is_nan", is_nan},
+                                                                              {"reciprocal", reciprocal},
+                                                                              {"is_infinity", is_infinity},
+                                                                              {"logical_not", logical_not}};
   for (DType t : complex_dtypes)
     for (const auto& [op_name, fn] : ops)
       for (const Shape& s : kShapes)
@@ -30,7 +43,7 @@ TEST(ComplexParity, UnaryOps) {
 TEST(ComplexParity, BinaryOpsBroadcastAndPromote) {
   NXV_REQUIRE_VULKAN();
   const std::vector<std::pair<const char*, Tensor (*)(const Tensor&, const Tensor&)>> ops = {
-      {"add", add}, {"subtract", subtract}, {"multiply", multiply}, {"divide", divide},
+      {"add", add}, {"subtract", subtract}, {"multiply", multiply},   {"divide", divide},
       {"pow", pow}, {"equal", equal},       {"not_equal", not_equal}, {"logical_and", logical_and}};
   for (DType t : complex_dtypes)
     for (const auto& [op_name, fn] : ops) {
@@ -59,11 +72,13 @@ TEST(ComplexParity, MovementIndexingAndCasts) {
                   {x, test_uniform(DType::s64, {7}, 307, 0, 6)});
     expect_parity("select:" + dt, [](auto& in) { return select(in[0], in[1], in[2]); },
                   {test_data(DType::pred, {4, 6, 5}, 308), x, test_data(t, {5}, 309, specials(t))});
-    expect_parity("put_slice:" + dt, [](auto& in) { return put_slice(in[0], {1, 2, 0}, in[1]); },
+    expect_parity("put_slice:" + dt,
+                  [](auto& in) {
+                    return put_slice(in[0], {1, 2, 0}, in[1]);
+                  },
                   {x, test_data(t, {2, 2, 5}, 310, specials(t))});
     for (DType to : {DType::f32, DType::s32, DType::pred, DType::c64, DType::c128})
-      expect_parity("as_type:" + dt + "->" + std::string(name(to)), [to](auto& in) { return as_type(in[0], to); },
-                    {x});
+      expect_parity("as_type:" + dt + "->" + std::string(name(to)), [to](auto& in) { return as_type(in[0], to); }, {x});
     expect_parity("as_type:f64->" + dt, [t](auto& in) { return as_type(in[0], t); },
                   {test_data(DType::f64, {33}, 311)});
   }

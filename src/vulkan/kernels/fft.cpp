@@ -75,9 +75,9 @@ Plan* plan_for(std::int64_t n, std::int64_t rows, bool f64) {
   bool made = false;
   with_device([&](const Context& context) {
     if (!*s.pool) {
-      s.pool = vk::raii::CommandPool(context.device,
-                                     vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
-                                                               .queueFamilyIndex = context.queue_family});
+      s.pool = vk::raii::CommandPool(
+          context.device, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
+                                                    .queueFamilyIndex = context.queue_family});
       s.fence = vk::raii::Fence(context.device, vk::FenceCreateInfo{});
     }
     Plan& p = *plan;
