@@ -23,9 +23,9 @@ TEST(BenchLinalg, SmokeRunChecksEveryFunctionAndReportsEveryCase) {
   o.work_dir = dir.path().string();
   const SuiteReport r = run_linalg_suite(o);
   EXPECT_FALSE(r.failed()) << r.status;
-  EXPECT_GE(r.checks.size(), 6u);
+  EXPECT_GE(r.checks.size(), 7u);  // the six functions and fft against the reference
   for (const Check& c : r.checks) EXPECT_TRUE(c.ok()) << c.what << ": " << c.rel_error;
-  ASSERT_EQ(r.rows.size(), 9u);  // six functions batched, three on one larger matrix
+  ASSERT_EQ(r.rows.size(), 11u);  // six functions batched, three on one larger matrix, two fft shapes
   for (const Row& row : r.rows) {
     EXPECT_EQ(row.id.rfind("linalg.", 0), 0u) << row.id;
     ASSERT_TRUE(row.a.has_value()) << row.id;
