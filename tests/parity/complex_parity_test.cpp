@@ -2,6 +2,7 @@
 // on c64 and c128 with the special-value pools in either part, over empty, rank-0, size-1 and multi-workgroup
 // shapes, bit-identical to the reference with no host fallback (the lowering gives both backends the same real
 // ops). The accuracy of the formulas themselves is tests/ops/complex_test.cpp's.
+#include "nxv/defn.hpp"
 #include "support/parity.hpp"
 
 namespace nxv::testing {
@@ -98,6 +99,15 @@ TEST(ComplexParity, ReductionsAndDot) {
                   {test_uniform(t, {3, 17, 33}, 313, -1, 1), test_uniform(t, {3, 33, 9}, 314, -1, 1)});
     expect_parity("sum:" + dt, [](auto& in) { return sum(in[0]); }, {test_data(t, {0, 3}, 315)});
   }
+}
+
+TEST(ComplexParity, JitFusesTheLoweredOps) {
+  NXV_REQUIRE_VULKAN();
+  // The lowered real ops and the two views under jit: the fusion compiler on Vulkan, the evaluator on the reference.
+  auto f = [](const Tensor& a, const Tensor& b) { return sum(exp(a) * conjugate(b) / (a + 2.0), Axes{1}); };
+  for (DType t : complex_dtypes)
+    expect_parity("jit:" + std::string(name(t)), [&](auto& in) { return jit(f)(in[0], in[1]); },
+                  {test_uniform(t, {7, 33}, 316, -2, 2), test_uniform(t, {7, 33}, 317, -2, 2)});
 }
 
 }  // namespace
