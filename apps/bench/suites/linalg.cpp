@@ -146,7 +146,8 @@ SuiteReport run_linalg_suite(const Options& o) {
     Row& r = rows[i];
     const PeerSeries* p = peer.available ? peer.find(r.id.substr(std::string("linalg.").size())) : nullptr;
     if (p != nullptr && !p->samples.empty())
-      r.b = rate_in("torch.linalg", summarize(p->samples), static_cast<double>(cases[i].batch));
+      r.b = rate_in(cases[i].fn == "fft" ? "torch.fft" : "torch.linalg", summarize(p->samples),
+                    static_cast<double>(cases[i].batch));
     else if (peer.available)
       r.note = "torch.linalg failed on this case (its error is in the peer's log)";
     report.rows.push_back(std::move(r));

@@ -5,9 +5,6 @@
 // (lib/ieee.glsl). The host (linalg.cpp) spreads the matrices over a 2-D
 // grid of workgroups and the steps over dispatches ([begin, end) each, the state staying in the buffer): the first
 // dispatch copies the input in, and no dispatch runs more loop iterations than a device may allow one invocation.
-// The SMALL variants of cholesky and lu (n (n + 2) <= SMALL elements) keep the matrix in shared memory during a
-// dispatch (loaded at its start, stored back at its end): the same operations in the same order, without the trips to
-// global memory between the steps.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "lib/common.glsl"
@@ -38,13 +35,6 @@ layout(push_constant) uniform Push {
   uint flags;  // 1: copy the input in first; 2: tidy up after (linalg.cpp's kCopyIn, kTidyUp)
 } pc;
 
-#if defined(SMALL)
-shared A_T s[SMALL];
-#define AT(e) s[e]
-#else
-#define AT(e) y[base + (e)]
-#endif
-
 // Every invocation's buffer (and shared) writes visible to the whole workgroup before any goes on.
 void sync() {
   memoryBarrierBuffer();
@@ -58,23 +48,17 @@ void main() {
   if (m >= pc.matrices) return;  // the whole workgroup: barriers stay uniform
   uint n = pc.n, lid = gl_LocalInvocationID.x, base = m * n * n;
   if ((pc.flags & 1u) != 0u) {  // the copy-in
-    for (uint e = lid; e < n * n; e += GROUP) AT(e) = e / n >= e % n ? a_data[base + e] : A_STORE(0);
+    for (uint e = lid; e < n * n; e += GROUP) y[base + e] = e / n >= e % n ? a_data[base + e] : A_STORE(0);
     sync();
   }
-#if defined(SMALL)
-  else {
-    for (uint e = lid; e < n * n; e += GROUP) s[e] = y[base + e];
-    sync();
-  }
-#endif
   for (uint j = pc.begin; j < pc.end; ++j) {
-    uint jj = j * n + j;
-    if (lid == 0u) AT(jj) = nxv_ieee_sqrt(AT(jj));
+    uint jj = base + j * n + j;
+    if (lid == 0u) y[jj] = nxv_ieee_sqrt(y[jj]);
     sync();
-    A_T d = AT(jj);
+    A_T d = y[jj];
     for (uint i = j + 1u + lid; i < n; i += GROUP) {
-      A_T q = nxv_ieee_divide(AT(i * n + j), d);
-      AT(i * n + j) = q;
+      A_T q = nxv_ieee_divide(y[base + i * n + j], d);
+      y[base + i * n + j] = q;
     }
     sync();
     // The trailing lower triangle: y_ik -= y_ij y_kj for j < k <= i.
@@ -82,14 +66,11 @@ void main() {
     for (uint e = lid; e < rest * rest; e += GROUP) {
       uint i = j + 1u + e / rest, k = j + 1u + e % rest;
       if (k > i) continue;
-      precise A_T r = AT(i * n + k) - AT(i * n + j) * AT(k * n + j);
-      AT(i * n + k) = r;
+      precise A_T r = y[base + i * n + k] - y[base + i * n + j] * y[base + k * n + j];
+      y[base + i * n + k] = r;
     }
     sync();
   }
-#if defined(SMALL)
-  for (uint e = lid; e < n * n; e += GROUP) y[base + e] = s[e];
-#endif
 }
 #endif
 
@@ -146,52 +127,42 @@ void main() {
   uint n = pc.n, lid = gl_LocalInvocationID.x, width = n + 2u;
   uint a_base = m * n * n, base = m * n * width;
   if ((pc.flags & 1u) != 0u) {  // the copy-in
-    for (uint e = lid; e < n * n; e += GROUP) AT((e / n) * width + e % n) = a_data[a_base + e];
-    for (uint i = lid; i < n; i += GROUP) AT(i * width + n) = A_STORE(i);  // the permutation, as floats
+    for (uint e = lid; e < n * n; e += GROUP) y[base + (e / n) * width + e % n] = a_data[a_base + e];
+    for (uint i = lid; i < n; i += GROUP) y[base + i * width + n] = A_STORE(i);  // the permutation, as floats
     sync();
   }
-#if defined(SMALL)
-  else {
-    for (uint e = lid; e < n * width; e += GROUP) s[e] = y[base + e];
-    sync();
-  }
-#endif
   for (uint j = pc.begin; j < pc.end; ++j) {
     // The pivot: the first row of the largest |f_ij|, i >= j (one invocation: the reference's comparisons exactly).
     if (lid == 0u) {
       uint p = j;
       for (uint i = j + 1u; i < n; ++i)
-        if (abs(AT(i * width + j)) > abs(AT(p * width + j))) p = i;
-      AT(j * width + n + 1u) = A_STORE(p);
+        if (abs(y[base + i * width + j]) > abs(y[base + p * width + j])) p = i;
+      y[base + j * width + n + 1u] = A_STORE(p);
       pivot_row = p;
     }
     sync();
     uint p = pivot_row;
     if (p != j)
       for (uint c = lid; c <= n; c += GROUP) {  // the whole rows and their permutation entries
-        A_T t = AT(j * width + c);
-        AT(j * width + c) = AT(p * width + c);
-        AT(p * width + c) = t;
+        A_T t = y[base + j * width + c];
+        y[base + j * width + c] = y[base + p * width + c];
+        y[base + p * width + c] = t;
       }
     sync();
-    A_T pivot = AT(j * width + j);
+    A_T pivot = y[base + j * width + j];
     if (pivot != A_T(0))
       for (uint i = j + 1u + lid; i < n; i += GROUP) {
-        A_T q = nxv_ieee_divide(AT(i * width + j), pivot);
-        AT(i * width + j) = q;
+        A_T q = nxv_ieee_divide(y[base + i * width + j], pivot);
+        y[base + i * width + j] = q;
       }
     sync();
     uint rest = n - 1u - j;
     for (uint e = lid; e < rest * rest; e += GROUP) {
       uint i = j + 1u + e / rest, c = j + 1u + e % rest;
-      precise A_T r = AT(i * width + c) - AT(i * width + j) * AT(j * width + c);
-      AT(i * width + c) = r;
+      precise A_T r = y[base + i * width + c] - y[base + i * width + j] * y[base + j * width + c];
+      y[base + i * width + c] = r;
     }
     sync();
   }
-#if defined(SMALL)
-  // Rows whose step has not run yet store an undefined pivot entry, as the plain variant leaves it: their step writes it.
-  for (uint e = lid; e < n * width; e += GROUP) y[base + e] = s[e];
-#endif
 }
 #endif

@@ -82,21 +82,15 @@ Steps steps_of(const OpCall& call, const LinalgPush& p) {
   }
 }
 
-// cholesky and lu of matrices with at most this many elements (lu's two extra columns included) run their SMALL
-// variant, which holds the matrix in shared memory for a dispatch (linalg.cmake compiles it with this size). Its
-// loads and stores add at most 2 x 17 loop iterations to a dispatch, well within the budget.
-constexpr std::int64_t kSmallElements = 32 * 34;
-
-const Pipeline* linalg_pipeline(OpCode code, DType dtype, const TriangularSolveAttrs& attrs, bool small) {
+const Pipeline* linalg_pipeline(OpCode code, DType dtype, const TriangularSolveAttrs& attrs) {
   static PipelineCache cache;
   const std::int32_t spec[] = {attrs.left_side ? 1 : 0, attrs.lower ? 1 : 0, attrs.transpose_a ? 1 : 0,
                                attrs.unit_diagonal ? 1 : 0};
   const std::uint64_t key = static_cast<std::uint64_t>(dtype) | static_cast<std::uint64_t>(code) << 8 |
-                            static_cast<std::uint64_t>(spec[0] | spec[1] << 1 | spec[2] << 2 | spec[3] << 3) << 16 |
-                            static_cast<std::uint64_t>(small) << 24;
+                            static_cast<std::uint64_t>(spec[0] | spec[1] << 1 | spec[2] << 2 | spec[3] << 3) << 16;
   const bool solve = code == OpCode::triangular_solve;
   return cache.get(
-      key, [&] { return std::string("linalg_") + op_name(code) + (small ? "_small_" : "_") + variant_name(dtype); },
+      key, [&] { return std::string("linalg_") + op_name(code) + "_" + variant_name(dtype); },
       solve ? std::span<const std::int32_t>(spec) : std::span<const std::int32_t>());
 }
 
@@ -150,9 +144,7 @@ bool linalg(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& res
       if (cost(u) > kTripCap) return false;
   result = allocate(out);
   if (matrices == 0 || num_elements(out.shape) == 0) return true;
-  const bool small = (call.code == OpCode::cholesky && n * n <= kSmallElements) ||
-                     (call.code == OpCode::lu && n * (n + 2) <= kSmallElements);
-  const Pipeline* p = linalg_pipeline(call.code, a.dtype(), attrs, small);
+  const Pipeline* p = linalg_pipeline(call.code, a.dtype(), attrs);
   const Grid g = grid_for_groups(push.matrices);
   for (std::int64_t first = 0; first < units;) {
     std::int64_t last = first, trips = cost(first);  // units [first, last]
