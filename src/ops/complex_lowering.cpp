@@ -1,9 +1,11 @@
-// The ops of the op table on complex tensors, lowered to real ops (see complex_lowering.hpp). Most act on each part
-// alone (they move, gather, scatter or add elements), so the op runs once on the real parts and once on the
-// imaginary parts; dot, casts, products and creation have rules of their own; the rest have no complex form.
+// The ops of the op table on complex tensors, lowered to real ops (see complex_lowering.hpp). The ops that only move
+// elements run once on the real views [..., 2]; the others that act on each part alone (gathering, scattering,
+// adding elements) run once on the real parts and once on the imaginary parts; dot, casts, products and creation
+// have rules of their own; the rest have no complex form.
 #include "ops/complex_lowering.hpp"
 
 #include <numeric>
+#include <optional>
 
 #include "ops/apply.hpp"
 
@@ -28,6 +30,56 @@ Tensor on_part(const OpCall& call, std::span<const Tensor> inputs, const TensorT
 
 Tensor part_by_part(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) {
   return complex(on_part(call, inputs, out, false), on_part(call, inputs, out, true));
+}
+
+// The ops that only move elements, on the real views of their (complex) inputs with a last axis of 2 added to their
+// attributes: no copy of the parts, one op instead of two and a join. nullopt where the call needs the per-part form.
+std::optional<Tensor> on_views(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) {
+  for (const Tensor& t : inputs)
+    if (!is_complex(t.dtype())) return std::nullopt;
+  OpCall real_call = call;
+  const int rank = out.shape.size();
+  switch (call.code) {
+    case OpCode::reshape:
+    case OpCode::reverse:
+    case OpCode::concatenate:
+      break;
+    case OpCode::transpose: {
+      TransposeAttrs a = call.attrs_as<TransposeAttrs>();
+      a.permutation.push_back(rank);
+      real_call.attrs = a;
+      break;
+    }
+    case OpCode::broadcast: {
+      BroadcastAttrs a = call.attrs_as<BroadcastAttrs>();
+      a.axes.push_back(rank);
+      real_call.attrs = a;
+      break;
+    }
+    case OpCode::slice: {
+      SliceAttrs a = call.attrs_as<SliceAttrs>();
+      a.starts.push_back(0);
+      if (!a.strides.empty()) a.strides.push_back(1);
+      real_call.attrs = a;
+      break;
+    }
+    case OpCode::pad: {  // a zero pads both parts alike
+      PadAttrs a = call.attrs_as<PadAttrs>();
+      if (a.value != 0.0) return std::nullopt;
+      a.low.push_back(0);
+      a.high.push_back(0);
+      a.interior.push_back(0);
+      real_call.attrs = a;
+      break;
+    }
+    default:
+      return std::nullopt;
+  }
+  std::vector<Tensor> views;
+  for (const Tensor& t : inputs) views.push_back(real_view(t));
+  Shape shape = out.shape;
+  shape.push_back(2);
+  return complex_view(apply(real_call, views, {shape, real_part_type(out.dtype)}));
 }
 
 [[noreturn]] void no_complex_form(const OpCall& call, std::span<const Tensor> inputs, const TensorType& out) {
@@ -89,6 +141,7 @@ Tensor product(const Tensor& z, const ReduceAttrs& attrs, const TensorType& out)
 }  // namespace
 
 Tensor lower_complex(const OpCall& call, std::span<const Tensor> in, const TensorType& out) {
+  if (std::optional<Tensor> moved = on_views(call, in, out)) return *moved;
   switch (call.code) {
     case OpCode::reshape:
     case OpCode::transpose:
