@@ -17,11 +17,6 @@ Tensor solve_triangular(const Tensor& a, const Tensor& b, const TriangularSolveA
 // t's diagonal, zeros elsewhere.
 Tensor diagonal_part(const Tensor& t) { return triu(tril(t)); }
 
-// The diagonal of an n x n matrix, as a pred that broadcasts against [..., n, n].
-Tensor diagonal_mask(std::int64_t n, Backend& backend) {
-  return equal(iota(Shape{n, n}, 0, DType::s64, backend), iota(Shape{n, n}, 1, DType::s64, backend));
-}
-
 // a = L Lᵀ, reading a's lower triangle as the symmetric S = tril(a) + tril(a, -1)ᵀ. With L̇ = L Φ(L⁻¹ Ṡ L⁻ᵀ)
 // (Φ: the lower triangle, diagonal halved), S̄ = h = L⁻ᵀ Φ(Lᵀ L̄) L⁻¹ (Murray 2016), and an entry of a below
 // the diagonal enters S twice: ā = tril(h + hᵀ, -1) + diag(h).
@@ -97,7 +92,7 @@ std::vector<Tensor> eigh_vjp(const Vjp& v) {
   const Tensor vectors = matrix_block(v.y, 0, 0, n, n), values = take_diagonal(matrix_block(v.y, n, 0, n, n));
   const Tensor vectors_bar = matrix_block(v.g, 0, 0, n, n), values_bar = take_diagonal(matrix_block(v.g, n, 0, n, n));
   const Tensor gaps = expand_dims(values, r - 2) - expand_dims(values, r - 1);  // [i, j] = w_j − w_i
-  const Tensor diagonal = diagonal_mask(n, values.backend());
+  const Tensor diagonal = eye(n, n, DType::pred, values.backend());
   const Tensor inner =
       select(diagonal, expand_dims(values_bar, r - 2), matmul(matrix_transpose(vectors), vectors_bar) / gaps);
   const Tensor g = matmul(matmul(vectors, inner), matrix_transpose(vectors));
@@ -115,7 +110,7 @@ std::vector<Tensor> svd_vjp(const Vjp& v) {
   const Tensor u_bar = matrix_block(v.g, 0, 0, m, n), v_bar = matrix_block(v.g, m, 0, n, n),
                s_bar = matrix_block(v.g, m + n, 0, 1, n);
   const Tensor s_column = matrix_transpose(s);  // [..., n, 1]: s_i along the rows
-  const Tensor diagonal = diagonal_mask(n, s.backend());
+  const Tensor diagonal = eye(n, n, DType::pred, s.backend());
   const Tensor zero = zeros({}, s.dtype(), s.backend());
   const Tensor f = select(diagonal, zero, 1.0 / (s * s - s_column * s_column));
   const Tensor ut_ubar = matmul(matrix_transpose(u), u_bar), vt_vbar = matmul(matrix_transpose(vv), v_bar);

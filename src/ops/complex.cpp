@@ -36,6 +36,7 @@ Tensor part(const Tensor& z, std::int64_t k) {
   return reshape(slice(pairs, starts, lengths), z.shape());
 }
 
+// A rank-0 constant of x's dtype (complex too) on x's backend, to broadcast against x.
 Tensor constant_like(const Tensor& x, double value) { return full({}, value, x.dtype(), x.backend()); }
 }  // namespace
 
@@ -129,8 +130,6 @@ Tensor sqrt_parts(const Tensor& z) {
   return complex(select(zero, t, re), select(zero, y, im));
 }
 
-Tensor ones_like_complex(const Tensor& z) { return full({}, 1.0, z.dtype(), z.backend()); }
-
 [[noreturn]] void no_complex_form(const char* op, std::span<const Tensor> inputs) {
   detail::fail(op, ": got ", shapes_of(inputs), ", expected real tensors (", op, " has no complex form)");
 }
@@ -159,9 +158,9 @@ Tensor complex_unary(UnaryFn fn, const Tensor& z) {
     case UnaryFn::sqrt:
       return sqrt_parts(z);
     case UnaryFn::rsqrt:
-      return divide_parts(ones_like_complex(z), sqrt_parts(z));
+      return divide_parts(constant_like(z, 1.0), sqrt_parts(z));
     case UnaryFn::reciprocal:
-      return divide_parts(ones_like_complex(z), z);
+      return divide_parts(constant_like(z, 1.0), z);
     case UnaryFn::sin:  // sin x cosh y + i cos x sinh y
       return complex(sin(x) * cosh(y), cos(x) * sinh(y));
     case UnaryFn::cos:  // cos x cosh y - i sin x sinh y
@@ -191,7 +190,7 @@ Tensor complex_binary(BinaryFn fn, const Tensor& a, const Tensor& b) {
       const Tensor general = exp_parts(multiply_parts(b, log_parts(a)));
       const Tensor base_zero = logical_and(equal(real(a), 0.0), equal(imag(a), 0.0));
       const Tensor exponent_zero = logical_and(equal(real(b), 0.0), equal(imag(b), 0.0));
-      const Tensor one = ones_like_complex(general), zero = zeros({}, general.dtype(), general.backend());
+      const Tensor one = constant_like(general, 1.0), zero = constant_like(general, 0.0);
       return select(base_zero, select(exponent_zero, one, select(greater(real(b), 0.0), zero, general)), general);
     }
     case BinaryFn::equal:

@@ -12,7 +12,7 @@
 namespace nxv {
 
 bool involves_complex(std::span<const Tensor> inputs, const TensorType& out) {
-  if (out.dtype == DType::c64 || out.dtype == DType::c128) return true;
+  if (is_complex(out.dtype)) return true;
   for (const Tensor& t : inputs)
     if (t.defined() && is_complex(t.dtype())) return true;
   return false;
@@ -142,13 +142,7 @@ Tensor product(const Tensor& z, const ReduceAttrs& attrs, const TensorType& out)
 
 Tensor lower_complex(const OpCall& call, std::span<const Tensor> in, const TensorType& out) {
   if (std::optional<Tensor> moved = on_views(call, in, out)) return *moved;
-  switch (call.code) {
-    case OpCode::reshape:
-    case OpCode::transpose:
-    case OpCode::broadcast:
-    case OpCode::slice:
-    case OpCode::concatenate:
-    case OpCode::reverse:
+  switch (call.code) {  // the movement ops other than a pad by a nonzero value ran on the views above
     case OpCode::select:
     case OpCode::take:
     case OpCode::take_along_axis:

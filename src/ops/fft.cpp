@@ -84,18 +84,24 @@ Tensor irfft(const Tensor& x, std::optional<std::int64_t> length, int axis) {
   return real(ifft(concatenate({half, tail}, a), n, a));
 }
 
+namespace {
+// fft or ifft along two distinct axes, the second given first (as NumPy's fft2: the last axis, then the one before).
+Tensor transform2(const Tensor& x, std::optional<std::array<std::int64_t, 2>> lengths, std::array<int, 2> axes,
+                  bool inverse, const char* op) {
+  check_defined(x, op);
+  const Axes both = normalize_axes(Axes{axes[0], axes[1]}, x.rank(), op, /*sort=*/false);
+  auto length = [&](int i) { return lengths ? std::optional((*lengths)[i]) : std::nullopt; };
+  const auto one = inverse ? ifft : fft;
+  return one(one(x, length(1), static_cast<int>(both[1])), length(0), static_cast<int>(both[0]));
+}
+}  // namespace
+
 Tensor fft2(const Tensor& x, std::optional<std::array<std::int64_t, 2>> lengths, std::array<int, 2> axes) {
-  check_defined(x, "fft2");
-  const Axes both = normalize_axes(Axes{axes[0], axes[1]}, x.rank(), "fft2", /*sort=*/false);
-  const Tensor inner = fft(x, lengths ? std::optional((*lengths)[1]) : std::nullopt, both[1]);
-  return fft(inner, lengths ? std::optional((*lengths)[0]) : std::nullopt, both[0]);
+  return transform2(x, lengths, axes, false, "fft2");
 }
 
 Tensor ifft2(const Tensor& x, std::optional<std::array<std::int64_t, 2>> lengths, std::array<int, 2> axes) {
-  check_defined(x, "ifft2");
-  const Axes both = normalize_axes(Axes{axes[0], axes[1]}, x.rank(), "ifft2", /*sort=*/false);
-  const Tensor inner = ifft(x, lengths ? std::optional((*lengths)[1]) : std::nullopt, both[1]);
-  return ifft(inner, lengths ? std::optional((*lengths)[0]) : std::nullopt, both[0]);
+  return transform2(x, lengths, axes, true, "ifft2");
 }
 
 }  // namespace nxv

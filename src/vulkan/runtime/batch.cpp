@@ -144,6 +144,21 @@ void CommandStream::reference(const BufferPtr& buffer, DeviceBuffer& device_buff
   slots_[current_].references.push_back(buffer);
 }
 
+void CommandStream::order(std::span<const Binding> bindings) {
+  bool hazard = false;
+  for (const Binding& b : bindings) {
+    const HazardState& h = static_cast<DeviceBuffer&>(**b.buffer).hazards;
+    hazard |= h.write_epoch == epoch_ || (b.writes && h.read_epoch == epoch_);
+  }
+  if (hazard) barrier();
+  for (const Binding& b : bindings) {
+    DeviceBuffer& d = static_cast<DeviceBuffer&>(**b.buffer);
+    (b.writes ? d.hazards.write_epoch : d.hazards.read_epoch) = epoch_;
+    if (b.writes) d.hazards.write_serial = recording_serial_;
+    reference(*b.buffer, d);
+  }
+}
+
 void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> bindings,
                              std::span<const std::byte> push, std::uint32_t groups_x, std::uint32_t groups_y,
                              std::uint32_t groups_z) {
@@ -158,21 +173,14 @@ void CommandStream::dispatch(const Pipeline& pipeline, std::span<const Binding> 
     detail::fail("vulkan dispatch of '", pipeline.shader, "': got ", groups_x, "x", groups_y, "x", groups_z,
                  " workgroups, the device allows ", max_groups[0], "x", max_groups[1], "x", max_groups[2]);
 
+  for (std::size_t i = 0; i < bindings.size(); ++i) device_buffer(bindings[i].buffer, pipeline, i);  // not null
   auto& commands = target();
-  bool hazard = false;
-  for (std::size_t i = 0; i < bindings.size(); ++i) {
-    const HazardState& h = device_buffer(bindings[i].buffer, pipeline, i).hazards;
-    hazard |= h.write_epoch == epoch_ || (bindings[i].writes && h.read_epoch == epoch_);
-  }
-  if (hazard) barrier();
+  order(bindings);
 
   std::array<vk::DescriptorBufferInfo, kMaxBindings> infos;
   std::array<vk::WriteDescriptorSet, kMaxBindings> writes;
   for (std::size_t i = 0; i < bindings.size(); ++i) {
-    DeviceBuffer& b = static_cast<DeviceBuffer&>(**bindings[i].buffer);
-    (bindings[i].writes ? b.hazards.write_epoch : b.hazards.read_epoch) = epoch_;
-    if (bindings[i].writes) b.hazards.write_serial = recording_serial_;
-    reference(*bindings[i].buffer, b);
+    const DeviceBuffer& b = static_cast<const DeviceBuffer&>(**bindings[i].buffer);
     infos[i] = vk::DescriptorBufferInfo{.buffer = b.handle(), .offset = b.offset(), .range = b.range()};
     writes[i] = vk::WriteDescriptorSet{.dstBinding = static_cast<std::uint32_t>(i),
                                        .descriptorCount = 1,
@@ -226,18 +234,7 @@ std::uint64_t CommandStream::external(std::span<const Binding> bindings,
                                       const std::function<void(vk::CommandBuffer)>& record) {
   spoil_capture();
   auto& commands = begin();
-  bool hazard = false;
-  for (const Binding& b : bindings) {
-    const HazardState& h = static_cast<DeviceBuffer&>(**b.buffer).hazards;
-    hazard |= h.write_epoch == epoch_ || (b.writes && h.read_epoch == epoch_);
-  }
-  if (hazard) barrier();
-  for (const Binding& b : bindings) {
-    DeviceBuffer& d = static_cast<DeviceBuffer&>(**b.buffer);
-    (b.writes ? d.hazards.write_epoch : d.hazards.read_epoch) = epoch_;
-    if (b.writes) d.hazards.write_serial = recording_serial_;
-    reference(*b.buffer, d);
-  }
+  order(bindings);
   record(*commands);
   bound_pipeline_ = vk::Pipeline();  // the library bound its own
   const std::uint64_t serial = recording_serial_;

@@ -112,6 +112,9 @@ class CommandStream {
   vk::raii::CommandBuffer& begin();   // the recording command buffer, begun if needed
   vk::raii::CommandBuffer& target();  // the capture's command buffer while capturing, else begin()'s
   void barrier();
+  // The barrier that a command using `bindings` (buffers not null) needs against the pending work, then their hazard
+  // state and the batch's references brought up to date: the ordering of dispatches and external commands alike.
+  void order(std::span<const Binding> bindings);
   void submit_when_full();  // NXV_BATCH_MAX's rule, after a dispatch or a recording
   void reference(const BufferPtr& buffer, DeviceBuffer& device_buffer);
   void retire(Slot& slot);  // waits for its fence and drops its references
