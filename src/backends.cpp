@@ -11,12 +11,14 @@ std::vector<BackendInfo> builtin_backends() {
            .priority = 0,
            .available = [] { return true; },
            .get = []() -> Backend& { return reference_backend(); },
-           .compiler = nullptr},  // the evaluator
+           .compiler = nullptr,  // the evaluator
+           .map_compiler = nullptr},
           {.name = "vulkan",
            .priority = 100,
            .available = [] { return vulkan::available(); },
            .get = []() -> Backend& { return vulkan::backend(); },
-           .compiler = [] { return vulkan::compiler(); }}};
+           .compiler = [] { return vulkan::compiler(); },
+           .map_compiler = [] { return vulkan::instance_compiler(); }}};
 }
 
 }  // namespace nxv::detail

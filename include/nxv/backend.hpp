@@ -15,7 +15,8 @@
 namespace nxv {
 
 struct OpCall;
-class Compiler;  // include/nxv/defn.hpp
+class Compiler;     // include/nxv/defn.hpp
+class MapCompiler;  // jit_map's (src/trace/compiler.hpp)
 
 class Backend {
  public:
@@ -43,6 +44,8 @@ struct BackendInfo {
   std::function<Backend&()> get;    // the backend, created on first use (nxv::Error when not available)
   // jit's compiler for tensors on this backend (null: the evaluator, op by op).
   std::function<std::shared_ptr<Compiler>()> compiler;
+  // jit_map's per-instance compiler for tensors on this backend (null: none; jit_map vectorizes).
+  std::function<std::shared_ptr<MapCompiler>()> map_compiler;
 };
 void register_backend(BackendInfo info);
 // Every registered backend, highest priority first.

@@ -10,8 +10,9 @@
 #include "nxv/backend.hpp"
 
 namespace nxv {
-class Compiler;  // include/nxv/defn.hpp
-}
+class Compiler;     // include/nxv/defn.hpp
+class MapCompiler;  // jit_map's (src/trace/compiler.hpp)
+}  // namespace nxv
 
 namespace nxv::vulkan {
 
@@ -107,5 +108,9 @@ struct CompilerOptions {
 };
 
 std::shared_ptr<Compiler> compiler(CompilerOptions options = {});
+
+// The per-instance compiler of jit_map (src/trace/jit_map.hpp): a one-instance graph as a kernel that runs each
+// instance in one invocation (mcmc::sample's chain shaders; src/vulkan/fusion/instance_codegen.hpp).
+std::shared_ptr<MapCompiler> instance_compiler();
 
 }  // namespace nxv::vulkan

@@ -96,5 +96,10 @@ std::shared_ptr<Compiler> registered_compiler(const Backend& backend) {
   return b && b->compiler ? b->compiler() : nullptr;
 }
 
+std::shared_ptr<MapCompiler> registered_map_compiler(const Backend& backend) {
+  const std::optional<BackendInfo> b = find(backend.name());
+  return b && b->map_compiler ? b->map_compiler() : nullptr;
+}
+
 }  // namespace detail
 }  // namespace nxv

@@ -5,12 +5,14 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/settings.hpp"
 #include "mcmc/adaptation.hpp"
 #include "mcmc/dist_support.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/mcmc.hpp"
 #include "nxv/nn.hpp"
 #include "nxv/vectorize.hpp"
+#include "trace/jit_map.hpp"
 
 namespace nxv::mcmc {
 
@@ -199,22 +201,36 @@ Samples sample(const Model& model, const SampleOptions& o) {
       out.push_back(x);
     return out;
   };
-  InAxes step_axes(1 + state.size() + 1, 0);
-  step_axes.back() = not_batched;
-  const auto step = jit([&](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& control) {
-    return vectorize(one_step, step_axes)(keys, st, control);
-  });
-  InAxes search_axes(1 + state.size() + 1, 0);
-  search_axes.back() = not_batched;
-  const auto search = jit([&](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& window) {
-    return vectorize(
-        [&](const Tensor& chain_key, const std::vector<Tensor>& s, const Tensor& w) {
-          const detail::AdaptState a = detail::unpack(std::span(s).subspan(3));
-          return detail::pack(
-              detail::restart_step_size(f, {s[0], s[1], s[2]}, a, nn::fold_in(chain_key, kSearchStream - w)));
-        },
-        search_axes)(keys, st, window);
-  });
+  // Every chain's step: a chain shader (one invocation per chain runs its whole transition) where the backend can
+  // generate it, else jit(vectorize(one_step)). Inputs: the chain keys, the state, the control (shared).
+  const bool chain_shaders = settings::flag(settings::Id::CHAIN_SHADERS);
+  std::vector<bool> per_chain(1 + state.size() + 1, true);
+  per_chain.back() = false;
+  nxv::detail::JitMap step_map(
+      [&](std::span<const Tensor> in) {
+        return one_step(in[0], std::vector<Tensor>(in.begin() + 1, in.end() - 1), in.back());
+      },
+      per_chain, chain_shaders);
+  const auto step = [&](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& control) {
+    std::vector<Tensor> in = {keys};
+    in.insert(in.end(), st.begin(), st.end());
+    in.push_back(control);
+    return step_map(in);
+  };
+  nxv::detail::JitMap search_map(
+      [&](std::span<const Tensor> in) {
+        const std::vector<Tensor> s(in.begin() + 1, in.end() - 1);
+        const detail::AdaptState a = detail::unpack(std::span(s).subspan(3));
+        return detail::pack(
+            detail::restart_step_size(f, {s[0], s[1], s[2]}, a, nn::fold_in(in[0], kSearchStream - in.back())));
+      },
+      per_chain, chain_shaders);
+  const auto search = [&](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& window) {
+    std::vector<Tensor> in = {keys};
+    in.insert(in.end(), st.begin(), st.end());
+    in.push_back(window);
+    return search_map(in);
+  };
   const auto restart = [&](std::int64_t window) {
     const std::vector<Tensor> a = search(chain_keys, state, scalar(window, DType::s64, be));
     std::copy(a.begin(), a.end(), state.begin() + 3);
@@ -224,6 +240,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
   const std::int64_t total = o.warmup + o.samples;
   std::vector<Tensor> q, lp, accept, diverging, steps, depth, energy, warmup_diverging, warmup_steps;
   std::int64_t divergences = 0, window = 0;
+  bool every_step_per_chain = true;
   std::size_t counted = 0;  // sampling iterations whose divergences `divergences` holds
   if (o.warmup > 0 && o.adapt_step_size) restart(window++);
   timing.setup = end_phase(state[3]);
@@ -233,6 +250,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
     const bool window_end = warm && o.adapt_mass_matrix && windows.window_end[i];
     const Tensor control = tensor<std::int64_t>({i, warm && o.adapt_step_size, in_window, window_end}, {4}, be);
     std::vector<Tensor> out = step(chain_keys, state, control);
+    every_step_per_chain = every_step_per_chain && step_map.per_instance();
     std::copy(out.begin(), out.begin() + state.size(), state.begin());
     const std::size_t s = state.size();
     if (i == 0) timing.first_iteration = end_phase(state[3]);
@@ -266,6 +284,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
   r.log_density = stack_iterations(lp);  // the last draws on the host: the sampling phase's end
   timing.sampling = end_phase(r.log_density);
   r.timing = timing;
+  r.chain_shaders = every_step_per_chain;
   for (const ParamSpec& p : model.params) r.names.push_back(p.name);
   r.unconstrained = stack_iterations(q);
   r.draws = constrain(model, r.unconstrained);

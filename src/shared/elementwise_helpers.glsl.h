@@ -250,7 +250,9 @@ NXV_FUNC uint nxv_low_bits(uint x, int bits) { return bits >= 32 ? x : x & ((1u 
 NXV_FUNC uint nxv_population_count(uint x, int bits) { return uint(NXV_BIT_COUNT(nxv_low_bits(x, bits))); }
 NXV_FUNC int nxv_population_count(int x, int bits) { return NXV_BIT_COUNT(nxv_low_bits(uint(x), bits)); }
 NXV_FUNC uint64_t nxv_population_count(uint64_t x, int bits) {
-  return uint64_t(NXV_BIT_COUNT(uint(x >> 32)) + NXV_BIT_COUNT(uint(x & uint64_t(0xFFFFFFFFu))));
+  // Summed as uint and widened by zero extension: lavapipe (Mesa 22.3) compared the sign-extended int sum wrongly
+  // when a per-instance kernel used it in the same invocation (1 <= popcount(0) held).
+  return uint64_t(uint(NXV_BIT_COUNT(uint(x >> 32))) + uint(NXV_BIT_COUNT(uint(x & uint64_t(0xFFFFFFFFu)))));
 }
 NXV_FUNC int64_t nxv_population_count(int64_t x, int bits) { return int64_t(nxv_population_count(uint64_t(x), bits)); }
 NXV_FUNC uint nxv_count_leading_zeros(uint x, int bits) { return uint(bits - 1 - NXV_FIND_MSB(nxv_low_bits(x, bits))); }

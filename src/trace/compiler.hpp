@@ -3,6 +3,7 @@
 // the graph it takes is the tracer's internal form.
 #pragma once
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,6 +35,26 @@ class Compiler {
  public:
   virtual ~Compiler() = default;
   virtual std::unique_ptr<Executable> compile(const Graph& graph, const Signature& signature) = 0;
+};
+
+// The extension point of jit_map (trace/jit_map.hpp): a ONE-instance graph compiled to run every instance of a batch
+// at once, each by itself (the Vulkan backend: one GPU invocation per instance,
+// src/vulkan/fusion/instance_codegen.hpp).
+class MapExecutable {
+ public:
+  virtual ~MapExecutable() = default;
+  // The flattened outputs, each with the instances along a new leading axis, for inputs whose batched ones carry
+  // them along axis 0; nullopt when this call could not finish here (a device that caps loop trips stopped it), and
+  // the caller runs the vectorized form instead.
+  virtual std::optional<std::vector<Tensor>> run(std::span<const Tensor> inputs) = 0;
+};
+class MapCompiler {
+ public:
+  virtual ~MapCompiler() = default;
+  // An executable for `graph` (parameter i batched where batched[i]), or nullptr and `why` when the graph has
+  // something the compiler does not generate.
+  virtual std::unique_ptr<MapExecutable> compile(const Graph& graph, const std::vector<bool>& batched,
+                                                 std::string& why) = 0;
 };
 
 }  // namespace nxv

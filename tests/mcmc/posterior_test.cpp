@@ -24,9 +24,9 @@ std::vector<Case> cases() {
   return c;
 }
 
-// HMC only: NUTS's Vulkan draws equal its reference draws bit for bit (sampler_test.cpp, nuts_test.cpp), and its
-// while loop costs lavapipe ~1,700 dispatches per iteration at 256 chains (minutes for one posterior).
-std::vector<Case> vulkan_cases() { return {{mcmc::Sampler::hmc, "vulkan"}}; }
+// Both samplers through the chain shaders (one invocation per chain runs the whole transition: NUTS's tree is a
+// loop of the kernel, not ~1,700 dispatches per iteration as vectorized).
+std::vector<Case> vulkan_cases() { return {{mcmc::Sampler::hmc, "vulkan"}, {mcmc::Sampler::nuts, "vulkan"}}; }
 
 class Posterior : public ::testing::TestWithParam<Case> {
  protected:
@@ -68,7 +68,19 @@ TEST_P(PosteriorOnVulkan, ConjugateNormalMatchesTheAnalyticPosterior) {
   mcmc::SampleOptions o = short_run(GetParam(), 11);
   o.chains = 64;
   const mcmc::Samples s = mcmc::sample(c.model(), o);
+  EXPECT_TRUE(s.chain_shaders);
   expect_moments("conjugate normal mu", s.draws.at("mu"), c.mean(), c.variance());
+}
+
+TEST_P(PosteriorOnVulkan, CorrelatedGaussianThroughTheChainShaders) {
+  const double rho = 0.9;
+  mcmc::SampleOptions o = short_run(GetParam(), 12);
+  const mcmc::Samples s = mcmc::sample(correlated_gaussian(rho), o);
+  EXPECT_TRUE(s.chain_shaders);
+  const Tensor x = s.draws.at("x");
+  expect_moments("correlated x[0]", element(x, 0), 0, 1);
+  expect_moments("correlated x[1]", element(x, 1), 0, 1);
+  expect_moments("correlated x0*x1", element(x, 0) * element(x, 1), rho, 1 + rho * rho);
 }
 
 TEST_P(Posterior, CorrelatedGaussianHasUnitMarginalsAndCorrelation) {

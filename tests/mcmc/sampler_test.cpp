@@ -11,6 +11,7 @@
 #include "mcmc/posterior_models.hpp"
 #include "nxv/nn.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/env.hpp"
 #include "support/parity.hpp"
 
 namespace nxv::mcmc_test {
@@ -69,12 +70,32 @@ TEST_P(Sampler, VulkanDrawsEqualReferenceDrawsBitForBit) {
     o.backend = &vulkan::backend();
     const mcmc::Samples vk = mcmc::sample(small_model(), o);
     const std::string d(name(dtype));
+    // Through the chain shaders (NXV_CHAIN_SHADERS, on by default): one invocation per chain, the same bits.
+    EXPECT_TRUE(vk.chain_shaders) << d;
+    EXPECT_FALSE(ref.chain_shaders) << d;
     expect_same_bits(ref.unconstrained, vk.unconstrained, "unconstrained draws " + d);
     expect_same_bits(ref.log_density, vk.log_density, "log density " + d);
     expect_same_bits(ref.accept_stat, vk.accept_stat, "accept_stat " + d);
     expect_same_bits(ref.step_size, vk.step_size, "step size " + d);
     expect_same_bits(ref.inverse_mass, vk.inverse_mass, "inverse mass " + d);
   }
+}
+
+TEST_P(Sampler, ChainShadersAndTheVectorizedPathGiveTheSameDraws) {
+  NXV_REQUIRE_VULKAN();
+  const mcmc::SampleOptions o = small_run(GetParam(), vulkan::backend());
+  const mcmc::Samples shader = mcmc::sample(small_model(), o);
+  mcmc::Samples vectorized;
+  {
+    const test::EnvGuard off("NXV_CHAIN_SHADERS", "0");
+    vectorized = mcmc::sample(small_model(), o);
+  }
+  EXPECT_TRUE(shader.chain_shaders);
+  EXPECT_FALSE(vectorized.chain_shaders);
+  expect_same_bits(vectorized.unconstrained, shader.unconstrained, "unconstrained draws");
+  expect_same_bits(vectorized.energy, shader.energy, "energy");
+  expect_same_bits(vectorized.num_steps, shader.num_steps, "leapfrog steps");
+  expect_same_bits(vectorized.inverse_mass, shader.inverse_mass, "inverse mass");
 }
 
 TEST_P(Sampler, ChainDrawsDoNotDependOnTheNumberOfChains) {

@@ -44,6 +44,7 @@ struct McmcResult {
   double warmup_grad_evals = 0;                             // ours only: leapfrog steps of the warm-up, all chains
   // ours only: Vulkan counters over the sampling phase, per iteration (replays: recorded command buffers run again)
   double dispatches_per_iteration = 0, replays_per_iteration = 0, waits_per_iteration = 0;
+  bool chain_shaders = false;  // ours only: every transition ran as a chain shader (NXV_CHAIN_SHADERS)
 };
 
 // NumPyro's results: available when the script ran with jax and numpyro (exit 0); `status` says why not

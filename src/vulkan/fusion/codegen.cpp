@@ -101,49 +101,7 @@ class Generator {
         << buffer_type(dtype(k.outputs[o].first)) << " " << prefix << "out" << o << "[]; };\n";
   }
 
-  // The helper computing node `n`'s op, defined once per (op, function, dtypes); returns its name.
-  std::string helper(const Node& n) {
-    const DType in = g_.nodes[n.inputs[0]].type.dtype, out = n.type.dtype;
-    const std::string a = compute_type(in);
-    std::ostringstream name, text;
-    switch (n.call.code) {
-      case OpCode::unary:
-      case OpCode::unary_test: {
-        const ElementwiseEntry* e = unary_entry(n.call.attrs_as<UnaryAttrs>().fn);
-        name << "nxv_" << e->name << "_" << name_of(in);
-        if (n.call.code == OpCode::unary_test)
-          text << "uint " << name.str() << "(" << a << " x) { return " << e->expression << "; }\n";
-        else
-          text << a << " " << name.str() << "(" << a << " x) { const int nxv_bits = " << 8 * size_of(in) << "; precise "
-               << a << " r = " << e->expression << "; return r; }\n";
-        break;
-      }
-      case OpCode::binary:
-      case OpCode::binary_test: {
-        const ElementwiseEntry* e = binary_entry(n.call.attrs_as<BinaryAttrs>().fn);
-        name << "nxv_" << e->name << "_" << name_of(in);
-        if (n.call.code == OpCode::binary_test)
-          text << "uint " << name.str() << "(" << a << " a, " << a << " b) { return " << e->expression << "; }\n";
-        else
-          text << a << " " << name.str() << "(" << a << " a, " << a << " b) { precise " << a << " r = " << e->expression
-               << "; return r; }\n";
-        break;
-      }
-      case OpCode::clip:
-        name << "nxv_clip_" << name_of(out);
-        text << a << " " << name.str() << "(" << a << " x, " << a << " lo, " << a << " hi) { precise " << a
-             << " r = nxv_min(nxv_max(x, lo), hi); return r; }\n";
-        break;
-      case OpCode::cast:
-        name << "nxv_cast_" << name_of(in) << "_" << name_of(out);
-        text << compute_type(out) << " " << name.str() << "(" << a << " x) {\n" << convert_body(in, out) << "}\n";
-        break;
-      default:
-        detail::fail("fusion compiler: no generated code for ", format_call(n.call));
-    }
-    helpers_.emplace(name.str(), text.str());
-    return name.str();
-  }
+  std::string helper(const Node& n) { return elementwise_helper(n, g_.nodes[n.inputs[0]].type.dtype, helpers_); }
   static std::string name_of(DType t) { return std::string(name(t)); }
 
   void emit_main(std::ostringstream& s) {
@@ -462,6 +420,50 @@ class Generator {
 };
 
 }  // namespace
+
+std::string elementwise_helper(const Node& n, DType in, std::map<std::string, std::string>& helpers) {
+  const DType out = n.type.dtype;
+  const auto name_of = [](DType t) { return std::string(name(t)); };
+  const std::string a = compute_type(in);
+  std::ostringstream name, text;
+  switch (n.call.code) {
+    case OpCode::unary:
+    case OpCode::unary_test: {
+      const ElementwiseEntry* e = unary_entry(n.call.attrs_as<UnaryAttrs>().fn);
+      name << "nxv_" << e->name << "_" << name_of(in);
+      if (n.call.code == OpCode::unary_test)
+        text << "uint " << name.str() << "(" << a << " x) { return " << e->expression << "; }\n";
+      else
+        text << a << " " << name.str() << "(" << a << " x) { const int nxv_bits = " << 8 * size_of(in) << "; "
+             << (is_float(in) ? "precise " : "") << a << " r = " << e->expression << "; return r; }\n";
+      break;
+    }
+    case OpCode::binary:
+    case OpCode::binary_test: {
+      const ElementwiseEntry* e = binary_entry(n.call.attrs_as<BinaryAttrs>().fn);
+      name << "nxv_" << e->name << "_" << name_of(in);
+      if (n.call.code == OpCode::binary_test)
+        text << "uint " << name.str() << "(" << a << " a, " << a << " b) { return " << e->expression << "; }\n";
+      else
+        text << a << " " << name.str() << "(" << a << " a, " << a << " b) { precise " << a << " r = " << e->expression
+             << "; return r; }\n";
+      break;
+    }
+    case OpCode::clip:
+      name << "nxv_clip_" << name_of(out);
+      text << a << " " << name.str() << "(" << a << " x, " << a << " lo, " << a << " hi) { precise " << a
+           << " r = nxv_min(nxv_max(x, lo), hi); return r; }\n";
+      break;
+    case OpCode::cast:
+      name << "nxv_cast_" << name_of(in) << "_" << name_of(out);
+      text << compute_type(out) << " " << name.str() << "(" << a << " x) {\n" << convert_body(in, out) << "}\n";
+      break;
+    default:
+      detail::fail("fusion compiler: no generated code for ", format_call(n.call));
+  }
+  helpers.emplace(name.str(), text.str());
+  return name.str();
+}
 
 std::string generate_glsl(const Graph& graph, const Kernel& kernel) {
   const OpCode host = kernel.reduce >= 0 ? graph.nodes[kernel.reduce].call.code : OpCode::reduce;

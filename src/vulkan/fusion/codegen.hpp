@@ -9,6 +9,7 @@
 // once per signature), so index arithmetic divides by constants and needs no push constants.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ namespace nxv::vulkan::fusion {
 // with the epilogue inserted after the store of each output: the value is the one the eager kernel stores, then the
 // region runs on it.
 std::string generate_glsl(const Graph& graph, const Kernel& kernel);
+
+// The GLSL function computing elementwise node `n` (unary, binary, their tests, clip, cast) on inputs of dtype `in`
+// as the eager kernel does: its name; its definition is added to `helpers` (keyed by name) once. The per-instance
+// kernels (instance_codegen.hpp) call the same functions.
+std::string elementwise_helper(const Node& n, DType in, std::map<std::string, std::string>& helpers);
 
 // A fori_loop run inside one kernel: the body's fused kernel (over the carries' shape) with a loop over the counter's
 // range [first, last) (two s64 push words each, after the program's: kLoopPushWords) around its program, each carry
