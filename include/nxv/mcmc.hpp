@@ -118,8 +118,9 @@ struct Samples {
   // window ends are not counted. With num_steps, the sampling phase's are sum(num_steps).
   std::int64_t warmup_gradient_evaluations = 0;
   Timing timing;
-  // Whether every transition ran as a chain shader (NXV_CHAIN_SHADERS: one invocation per chain, src/trace/jit_map.hpp)
-  // rather than through the vectorized jit path.
+  // Whether every transition ran as a chain shader (one invocation per chain, src/trace/jit_map.hpp) rather than
+  // through the vectorized jit path: NXV_CHAIN_SHADERS (by default from 16384 chains on) and whether the backend
+  // could generate the model.
   bool chain_shaders = false;
   // The summary table of every parameter (include/nxv/mcmc_diagnostics.hpp) with the sampling divergences.
   Summary summary() const;

@@ -30,8 +30,7 @@ JitMap::JitMap(Fn fn, std::vector<bool> batched, bool enabled)
 JitMap::~JitMap() = default;
 
 std::vector<Tensor> JitMap::operator()(std::span<const Tensor> inputs) {
-  NXV_CHECK(inputs.size() == batched_.size(), "jit_map", "got ", inputs.size(), " inputs, expected ",
-            batched_.size());
+  NXV_CHECK(inputs.size() == batched_.size(), "jit_map", "got ", inputs.size(), " inputs, expected ", batched_.size());
   std::vector<TensorType> types;
   for (const Tensor& t : inputs) types.push_back(t.type());
   Entry* entry = nullptr;

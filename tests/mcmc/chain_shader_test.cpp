@@ -15,6 +15,7 @@
 #include "mcmc/posterior_models.hpp"
 #include "nxv/grad.hpp"
 #include "nxv/vulkan.hpp"
+#include "support/env.hpp"
 #include "support/parity.hpp"
 #include "trace/jit_map.hpp"
 #include "vulkan/runtime/runtime.hpp"
@@ -36,6 +37,7 @@ mcmc::SampleOptions tiny_run(mcmc::Sampler sampler, std::int64_t chains = 3) {
 
 // Samples on both backends; Vulkan's must be the reference's bits. Returns whether Vulkan ran the chain shaders.
 bool expect_reference_bits(const mcmc::Model& model, mcmc::SampleOptions o, const std::string& what) {
+  const test::EnvGuard chain_shaders("NXV_CHAIN_SHADERS", "1");
   using Clock = std::chrono::steady_clock;
   const Clock::time_point t0 = Clock::now();
   o.backend = &reference_backend();
@@ -79,8 +81,7 @@ TEST(ChainShaders, EveryDimensionFromOneToTenThousand) {
       // NUTS at d = 1 only: its kernel unrolls its tree's arrays on lavapipe, which then compiles for tens of seconds
       // at d = 13 (the samplers' and posteriors' tests run NUTS's chain shaders at d = 2 too).
       if (d > 1 && sampler == mcmc::Sampler::nuts) continue;
-      const bool shader =
-          expect_reference_bits(iid_gaussian(scales), tiny_run(sampler), "d = " + std::to_string(d));
+      const bool shader = expect_reference_bits(iid_gaussian(scales), tiny_run(sampler), "d = " + std::to_string(d));
       // lavapipe lets an invocation run 65535 loop trips: a transition over 256 elements is past that.
       if (d <= 14 || !trips_capped()) EXPECT_TRUE(shader) << "d = " << d;
     }
@@ -91,8 +92,8 @@ TEST(ChainShaders, ObservationsFromNoneToAMillion) {
   NXV_REQUIRE_VULKAN();
   // 600: the observation count that crashed the original chain shaders.
   for (const std::int64_t n : {0, 1, 600, 1000000}) {
-    const bool shader = expect_reference_bits(observations(n), tiny_run(mcmc::Sampler::hmc),
-                                              "observations = " + std::to_string(n));
+    const bool shader =
+        expect_reference_bits(observations(n), tiny_run(mcmc::Sampler::hmc), "observations = " + std::to_string(n));
     // 10^6: past a dispatch's work budget (instance_codegen.hpp), so it runs vectorized everywhere.
     if (n <= 600) EXPECT_TRUE(shader) << "observations = " << n;
     if (n == 1000000) EXPECT_FALSE(shader);
@@ -106,6 +107,18 @@ TEST(ChainShaders, OneChainAndAHundredThousandChains) {
     o.warmup = 2;
     o.samples = 2;
     EXPECT_TRUE(expect_reference_bits(iid_gaussian({1.5}), o, "chains = " + std::to_string(chains)));
+  }
+}
+
+TEST(ChainShaders, AutoModeTurnsThemOnFromSixteenThousandChains) {
+  NXV_REQUIRE_VULKAN();
+  const test::EnvGuard automatic("NXV_CHAIN_SHADERS", std::nullopt);  // the default, auto
+  for (const std::int64_t chains : {100, 16384}) {
+    mcmc::SampleOptions o = tiny_run(mcmc::Sampler::hmc, chains);
+    o.warmup = 2;
+    o.samples = 2;
+    o.backend = &vulkan::backend();
+    EXPECT_EQ(mcmc::sample(iid_gaussian({1.0}), o).chain_shaders, chains >= 16384) << chains << " chains";
   }
 }
 
@@ -135,8 +148,7 @@ mcmc::Model every_distribution() {
          dist::NegativeBinomial(c(4), p).log_prob(c(5));
     lp = lp + dist::TruncatedNormal(c(0), c(1), c(-1), c(2)).log_prob(t) +
          dist::MultivariateNormalDiag(like(a, {0, 1}), like(a, {1, 2})).log_prob(v) +
-         dist::Dirichlet(like(a, {1, 2, 3})).log_prob(w) +
-         sum(dist::Categorical(log(w)).log_prob(like(a, {0, 2})));
+         dist::Dirichlet(like(a, {1, 2, 3})).log_prob(w) + sum(dist::Categorical(log(w)).log_prob(like(a, {0, 2})));
     return lp;
   };
   return m;
@@ -170,7 +182,6 @@ TEST(ChainShaders, AModelUsingEveryDistribution) {
 }  // namespace
 }  // namespace nxv::mcmc_test
 
-
 namespace nxv::mcmc_test {
 namespace {
 
@@ -202,9 +213,8 @@ TEST(ChainShaders, PiecesOfTheStep) {
   expect_map_equal(grad_fn, {q}, {true}, "value_and_grad");
   const auto hmc = [&](std::span<const Tensor> x) {
     auto [v, g] = value_and_grad(f)(x[0]);
-    const mcmc::Transition t = mcmc::hmc_transition(f, {x[0], v, g}, {scalar(0.5, DType::f64, x[0].backend()),
-                                                                     ones({1}, DType::f64, x[0].backend())},
-                                                    x[1], 2);
+    const mcmc::Transition t = mcmc::hmc_transition(
+        f, {x[0], v, g}, {scalar(0.5, DType::f64, x[0].backend()), ones({1}, DType::f64, x[0].backend())}, x[1], 2);
     return std::vector<Tensor>{t.state.position, t.state.log_density, t.stats.accept_stat, t.stats.energy};
   };
   expect_map_equal(hmc, {q, k}, {true, true}, "hmc_transition");
@@ -216,11 +226,12 @@ TEST(ChainShaders, PiecesOfTheStep) {
     };
     std::vector<Tensor> in;
     for (int i = 0; i < 3; ++i)
-      in.push_back(tensor(std::vector<double>{0.1 * i, -0.4, 0.9, 0.3 * i, -1.1, 0.5, 0.2, 0.8 - i, -0.3, 0.25, 0.6, -0.7,
-                                              0.45, 0.1, -0.2, 0.33, 0.9, -0.5},
+      in.push_back(tensor(std::vector<double>{0.1 * i, -0.4, 0.9, 0.3 * i, -1.1, 0.5, 0.2, 0.8 - i, -0.3, 0.25, 0.6,
+                                              -0.7, 0.45, 0.1, -0.2, 0.33, 0.9, -0.5},
                           {6, 3, 1}));
     in.push_back(tensor(std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}, {6}));
-    for (int i = 0; i < 3; ++i) in.push_back(tensor(std::vector<double>{0.5, -0.2 * i, 0.3, 1.0, -0.8, 0.1 * i}, {6, 1}));
+    for (int i = 0; i < 3; ++i)
+      in.push_back(tensor(std::vector<double>{0.5, -0.2 * i, 0.3, 1.0, -0.8, 0.1 * i}, {6, 1}));
     in.push_back(tensor(std::vector<double>{1.0, 1.0, 1.0, 1.0, 1.0, 1.0}, {6, 1}));
     expect_map_equal(leaf, in, std::vector<bool>(in.size(), true), "add_leaf");
   }
@@ -230,19 +241,19 @@ TEST(ChainShaders, PiecesOfTheStep) {
       const mcmc::Transition t = mcmc::nuts_transition(
           f, {x[0], v, g}, {scalar(0.5, DType::f64, x[0].backend()), ones({1}, DType::f64, x[0].backend())}, x[1],
           depth);
-      return std::vector<Tensor>{t.state.position, t.state.log_density, t.stats.accept_stat, t.stats.energy,
-                                 t.stats.num_steps, t.stats.tree_depth, t.stats.diverging};
+      return std::vector<Tensor>{t.state.position,  t.state.log_density, t.stats.accept_stat, t.stats.energy,
+                                 t.stats.num_steps, t.stats.tree_depth,  t.stats.diverging};
     };
     expect_map_equal(nuts, {q, k}, {true, true}, "nuts_transition depth " + std::to_string(depth));
   }
   const auto search = [&](std::span<const Tensor> x) {
     auto [v, g] = value_and_grad(f)(x[0]);
-    const mcmc::detail::AdaptState a = mcmc::detail::unpack(
-        std::vector<Tensor>(x.begin() + 2, x.end()));
+    const mcmc::detail::AdaptState a = mcmc::detail::unpack(std::vector<Tensor>(x.begin() + 2, x.end()));
     return mcmc::detail::pack(mcmc::detail::restart_step_size(f, {x[0], v, g}, a, x[1]));
   };
   std::vector<Tensor> in = {q, k};
-  for (const Tensor& t : mcmc::detail::pack(mcmc::detail::initial_adapt_state(3, 1, 1.0, DType::f64, reference_backend())))
+  for (const Tensor& t :
+       mcmc::detail::pack(mcmc::detail::initial_adapt_state(3, 1, 1.0, DType::f64, reference_backend())))
     in.push_back(t);
   expect_map_equal(search, in, std::vector<bool>(in.size(), true), "restart_step_size");
 }

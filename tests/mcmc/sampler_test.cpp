@@ -63,6 +63,7 @@ class Sampler : public ::testing::TestWithParam<mcmc::Sampler> {};
 
 TEST_P(Sampler, VulkanDrawsEqualReferenceDrawsBitForBit) {
   NXV_REQUIRE_VULKAN();
+  const test::EnvGuard chain_shaders("NXV_CHAIN_SHADERS", "1");
   for (const DType dtype : {DType::f64, DType::f32}) {
     mcmc::SampleOptions o = small_run(GetParam(), reference_backend());
     o.dtype = dtype;
@@ -70,7 +71,7 @@ TEST_P(Sampler, VulkanDrawsEqualReferenceDrawsBitForBit) {
     o.backend = &vulkan::backend();
     const mcmc::Samples vk = mcmc::sample(small_model(), o);
     const std::string d(name(dtype));
-    // Through the chain shaders (NXV_CHAIN_SHADERS, on by default): one invocation per chain, the same bits.
+    // Through the chain shaders (NXV_CHAIN_SHADERS=1): one invocation per chain, the same bits.
     EXPECT_TRUE(vk.chain_shaders) << d;
     EXPECT_FALSE(ref.chain_shaders) << d;
     expect_same_bits(ref.unconstrained, vk.unconstrained, "unconstrained draws " + d);
@@ -84,8 +85,11 @@ TEST_P(Sampler, VulkanDrawsEqualReferenceDrawsBitForBit) {
 TEST_P(Sampler, ChainShadersAndTheVectorizedPathGiveTheSameDraws) {
   NXV_REQUIRE_VULKAN();
   const mcmc::SampleOptions o = small_run(GetParam(), vulkan::backend());
-  const mcmc::Samples shader = mcmc::sample(small_model(), o);
-  mcmc::Samples vectorized;
+  mcmc::Samples shader, vectorized;
+  {
+    const test::EnvGuard on("NXV_CHAIN_SHADERS", "1");
+    shader = mcmc::sample(small_model(), o);
+  }
   {
     const test::EnvGuard off("NXV_CHAIN_SHADERS", "0");
     vectorized = mcmc::sample(small_model(), o);

@@ -30,9 +30,9 @@ struct Value {
   enum class Kind { reg, local, scratch, batched, shared, literal, lazy } kind = Kind::reg;
   DType dtype = DType::f32;
   std::int64_t elements = 0;
-  std::string name;          // reg/local: the variable; batched/shared/scratch: the buffer; literal: the expression
-  std::int64_t offset = 0;   // batched/shared/scratch: the first element
-  std::int64_t row = 0;      // batched: elements per instance
+  std::string name;         // reg/local: the variable; batched/shared/scratch: the buffer; literal: the expression
+  std::int64_t offset = 0;  // batched/shared/scratch: the first element
+  std::int64_t row = 0;     // batched: elements per instance
   // lazy: element e computed where it is read (an elementwise node with one consumer that reads each element once)
   std::function<std::string(const std::string&)> expression;
   bool same_storage(const Value& o) const { return kind == o.kind && name == o.name && offset == o.offset; }
@@ -70,13 +70,17 @@ class InstanceGenerator {
     s << "layout(local_size_x = " << kInstanceGroup << ") in;\n";
     std::size_t binding = 0;
     const auto declare = [&](const std::string& block, DType t, const std::string& name, bool write) {
-      s << "layout(std430, binding = " << binding++ << ") " << (write ? "writeonly" : "readonly") << " buffer "
-        << block << " { " << buffer_type(t) << " " << name << "[]; };\n";
+      s << "layout(std430, binding = " << binding++ << ") " << (write ? "writeonly" : "readonly") << " buffer " << block
+        << " { " << buffer_type(t) << " " << name << "[]; };\n";
     };
-    for (std::size_t b = 0; b < k_.batched.size(); ++b) declare("X" + std::to_string(b), k_.batched[b].dtype, "x" + std::to_string(b), false);
-    for (std::size_t b = 0; b < k_.shared.size(); ++b) declare("S" + std::to_string(b), k_.shared[b].dtype, "s" + std::to_string(b), false);
-    for (std::size_t b = 0; b < k_.constants.size(); ++b) declare("K" + std::to_string(b), k_.constants[b].dtype, "k" + std::to_string(b), false);
-    for (std::size_t b = 0; b < k_.outputs.size(); ++b) declare("Y" + std::to_string(b), k_.outputs[b].dtype, "y" + std::to_string(b), true);
+    for (std::size_t b = 0; b < k_.batched.size(); ++b)
+      declare("X" + std::to_string(b), k_.batched[b].dtype, "x" + std::to_string(b), false);
+    for (std::size_t b = 0; b < k_.shared.size(); ++b)
+      declare("S" + std::to_string(b), k_.shared[b].dtype, "s" + std::to_string(b), false);
+    for (std::size_t b = 0; b < k_.constants.size(); ++b)
+      declare("K" + std::to_string(b), k_.constants[b].dtype, "k" + std::to_string(b), false);
+    for (std::size_t b = 0; b < k_.outputs.size(); ++b)
+      declare("Y" + std::to_string(b), k_.outputs[b].dtype, "y" + std::to_string(b), true);
     for (std::size_t b = 0; b < k_.scratch.size(); ++b)
       s << "layout(std430, binding = " << binding++ << ") buffer T" << b << " { " << k_.scratch[b].type << " t" << b
         << "[]; };\n";
@@ -84,7 +88,8 @@ class InstanceGenerator {
     // first: the first instance of this dispatch; count: its instances (the scratch buffers' stride).
     s << "layout(push_constant) uniform Push { uint first; uint count; } pc;\n\n";
     for (const auto& [name, text] : helpers_) s << text << "\n";
-    s << "void main() {\n  uint li = gl_GlobalInvocationID.x;\n  if (li >= pc.count) return;\n  uint c = pc.first + li;\n"
+    s << "void main() {\n  uint li = gl_GlobalInvocationID.x;\n  if (li >= pc.count) return;\n  uint c = pc.first + "
+         "li;\n"
       << code_.str() << "}\n";
     k_.glsl = s.str();
     return std::move(k_);
@@ -237,7 +242,8 @@ class InstanceGenerator {
     // Rows are final only after the last output: the store names its block's row as a macro (run() defines them).
     const std::string y = "y" + std::to_string(b);
     for_each(elements, [&](const std::string& e) {
-      line(y + "[c * NXV_ROW_" + y + " + " + u(offset) + " + " + e + "] = " + store_expr(n.type.dtype, read(v, e)) + ";");
+      line(y + "[c * NXV_ROW_" + y + " + " + u(offset) + " + " + e + "] = " + store_expr(n.type.dtype, read(v, e)) +
+           ";");
     });
   }
 
@@ -480,7 +486,7 @@ class InstanceGenerator {
         const std::string index = at(1, flat(is, index_coords));
         std::vector<std::string> ic(static_cast<std::size_t>(xs.size()));
         for (int d = 0; d < xs.size(); ++d)
-          ic[d] = d < axis    ? oc[d]
+          ic[d] = d < axis   ? oc[d]
                   : d > axis ? oc[d + is.size() - 1]
                              : "uint(clamp(int64_t(" + index + "), 0l, " + std::to_string(xs[axis] - 1) + "l))";
         return at(0, flat(xs, ic));
@@ -700,8 +706,8 @@ class InstanceGenerator {
     line("}");
     line("for (uint " + step + " = " + u(kLanes / 2) + "; " + step + " > 0u" + more + "; " + step + " >>= 1) {");
     ++indent_;
-    line("for (uint " + l + " = 0u; " + l + " < " + step + "; ++" + l + ") " + lanes + "[" + l + "] = " +
-         combine(fn, type, lanes + "[" + l + "]", lanes + "[" + l + " + " + step + "]") + ";");
+    line("for (uint " + l + " = 0u; " + l + " < " + step + "; ++" + l + ") " + lanes + "[" + l +
+         "] = " + combine(fn, type, lanes + "[" + l + "]", lanes + "[" + l + " + " + step + "]") + ";");
     --indent_;
     line("}");
     line(type + " " + r + " = " + lanes + "[0];");
@@ -787,8 +793,8 @@ class InstanceGenerator {
         if (fused)
           line(acc + " = fma(" + x + ", " + y + ", " + acc + ");");
         else
-          line("{ precise " + acc_type + " p = " + x + " * " + y + "; precise " + acc_type + " s = " + acc +
-               " + p; " + acc + " = s; }");
+          line("{ precise " + acc_type + " p = " + x + " * " + y + "; precise " + acc_type + " s = " + acc + " + p; " +
+               acc + " = s; }");
       });
       line(write(out, o) + " = " + truncated(n.type.dtype, acc) + ";");
     });
@@ -853,8 +859,9 @@ class InstanceGenerator {
       ++indent_;
       for_each(window, [&](const std::string& w) {
         const std::string target = "(uint(" + row + ") * " + u(window) + " + " + w + ")";
-        line("{ precise " + type + " a = " + read(out, target) + " + " + read(updates, "(" + b + " * " + u(window) +
-             " + " + w + ")") + "; " + write(out, target) + " = " + truncated(n.type.dtype, "a") + "; }");
+        line("{ precise " + type + " a = " + read(out, target) + " + " +
+             read(updates, "(" + b + " * " + u(window) + " + " + w + ")") + "; " + write(out, target) + " = " +
+             truncated(n.type.dtype, "a") + "; }");
       });
       --indent_;
       line("}");

@@ -44,8 +44,8 @@ inline constexpr double kWhileTrips = 1024;
 struct InstanceKernel {
   std::string glsl;
   struct Member {
-    int index = 0;             // the graph parameter or output it holds
-    std::int64_t offset = 0;   // its first element in the block's row
+    int index = 0;            // the graph parameter or output it holds
+    std::int64_t offset = 0;  // its first element in the block's row
     std::int64_t elements = 0;
   };
   struct Block {
@@ -66,7 +66,7 @@ struct InstanceKernel {
     std::size_t bytes = 0;  // per element
   };
   std::vector<Scratch> scratch;  // per instance
-  bool cap_trips = false;  // binds a u32 per instance: nonzero when the invocation stopped at kTripBudget
+  bool cap_trips = false;        // binds a u32 per instance: nonzero when the invocation stopped at kTripBudget
   std::size_t bindings() const;
 };
 

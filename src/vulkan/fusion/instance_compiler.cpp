@@ -83,14 +83,14 @@ class InstanceExecutable final : public MapExecutable {
       widest = std::max<std::uint64_t>(widest, static_cast<std::uint64_t>(s.elements));
     }
     Runtime& rt = runtime();
-    std::uint64_t chunk = std::min<std::uint64_t>(static_cast<std::uint64_t>(count),
-                                                  std::uint64_t{rt.features().max_workgroup_count_x} *
-                                                      fusion::kInstanceGroup);
+    std::uint64_t chunk = std::min<std::uint64_t>(
+        static_cast<std::uint64_t>(count), std::uint64_t{rt.features().max_workgroup_count_x} * fusion::kInstanceGroup);
     if (per_instance > 0) chunk = std::min(chunk, std::max<std::uint64_t>(1, kScratchBudget / per_instance));
     chunk = std::min(chunk, std::max<std::uint64_t>(1, kMaxIndex / widest));
     chunk = std::max<std::uint64_t>(chunk, 1);
     for (const InstanceKernel::Scratch& s : k_.scratch) {
-      buffers.push_back(rt.allocate(static_cast<std::size_t>(static_cast<std::uint64_t>(s.elements) * s.bytes * chunk)));
+      buffers.push_back(
+          rt.allocate(static_cast<std::size_t>(static_cast<std::uint64_t>(s.elements) * s.bytes * chunk)));
       writes.push_back(true);
     }
     Tensor status;
@@ -117,9 +117,8 @@ class InstanceExecutable final : public MapExecutable {
         const TensorType& t = output_types_[static_cast<std::size_t>(m.index)];
         Shape shape = {count};
         for (const std::int64_t d : t.shape) shape.push_back(d);
-        const Tensor part = k_.outputs[b].members.size() == 1
-                                ? blocks[b]
-                                : slice(blocks[b], {0, m.offset}, {count, m.elements});
+        const Tensor part =
+            k_.outputs[b].members.size() == 1 ? blocks[b] : slice(blocks[b], {0, m.offset}, {count, m.elements});
         outputs[static_cast<std::size_t>(m.index)] = reshape(part, shape);
       }
     return outputs;

@@ -65,8 +65,8 @@ TEST(InstanceKernel, ElementwiseOpsWithBroadcastingAndSharedInputs) {
     const Fn fn = [](std::span<const Tensor> x) {
       const Tensor a = x[0], b = x[1];  // a [3, 4] per instance, b [4] shared
       const Tensor y = exp(a) * b - log(abs(a) + 1.0) / (b + 3.0);
-      return std::vector<Tensor>{y, select(greater(a, b), a, b), clip(a, -1.0, 1.0), as_type(a, DType::s32),
-                                 is_nan(a), erf_inv(tanh(a))};
+      return std::vector<Tensor>{
+          y, select(greater(a, b), a, b), clip(a, -1.0, 1.0), as_type(a, DType::s32), is_nan(a), erf_inv(tanh(a))};
     };
     expect_same(fn, {values({5, 3, 4}, t, 1), values({4}, t, 2)}, {true, false});
   }
@@ -93,8 +93,9 @@ TEST(InstanceKernel, ReductionsOfEveryLengthFollowTheReferenceOrder) {
   for (const std::int64_t n : {0, 1, 31, 33, 300, 20000}) {
     const Fn fn = [](std::span<const Tensor> x) {
       const Tensor a = x[0];
-      return std::vector<Tensor>{sum(a), reduce_max(a), reduce_min(a, Axes{0}), product(a * 0.01 + 1.0), all(greater(a, -1.5)),
-                                 any(is_nan(a))};
+      return std::vector<Tensor>{
+          sum(a),        reduce_max(a), reduce_min(a, Axes{0}), product(a * 0.01 + 1.0), all(greater(a, -1.5)),
+          any(is_nan(a))};
     };
     // 20000: six reductions of 20000 trips each are past lavapipe's cap, which runs them vectorized instead.
     const bool capped = vulkan::available() && vulkan::runtime().features().loop_trips_capped;
@@ -129,8 +130,7 @@ TEST(InstanceKernel, ControlFlowRunsPerInstance) {
         std::tuple<Tensor, Tensor>(a, sum(a)));
     const auto [k, m] = while_loop([](const std::tuple<Tensor, Tensor>& c) { return less(std::get<1>(c), 100.0); },
                                    [](const std::tuple<Tensor, Tensor>& c) {
-                                     return std::tuple<Tensor, Tensor>(std::get<0>(c) + 1,
-                                                                       std::get<1>(c) * 2.0 + 1.0);
+                                     return std::tuple<Tensor, Tensor>(std::get<0>(c) + 1, std::get<1>(c) * 2.0 + 1.0);
                                    },
                                    std::tuple<Tensor, Tensor>(scalar(0, DType::s64, a.backend()), abs(sum(a))));
     const Tensor c = cond(
@@ -196,7 +196,8 @@ TEST(InstanceKernel, KeyArithmeticAndRandomDrawsPerInstance) {
   // fold_in and random_uniform are 32-bit integer mixing on s64 tensors: each instance's key its own.
   const Fn fn = [](std::span<const Tensor> x) {
     const Tensor k = nn::fold_in(x[0], scalar(7, DType::s64, x[0].backend()));
-    return std::vector<Tensor>{k, nn::random_uniform(k, {3}, DType::f64, 1), nn::random_uniform(x[0], {2}, DType::f32, 0)};
+    return std::vector<Tensor>{k, nn::random_uniform(k, {3}, DType::f64, 1),
+                               nn::random_uniform(x[0], {2}, DType::f32, 0)};
   };
   std::vector<std::int64_t> keys;
   for (int i = 0; i < 10; ++i) keys.push_back((i * 2654435761LL + 12345) & 0xffffffffLL);
@@ -218,7 +219,11 @@ TEST(InstanceKernel, PopulationCountFeedsAComparisonInTheSameInvocation) {
     const Tensor idx_min = idx_max - population_count(right_shift(bitwise_xor(n, n + 1), 1)) + 1;
     const Tensor rows = iota({2}, 0, DType::s64, n.backend());
     const Tensor checked = logical_and(greater_equal(rows, idx_min), less_equal(rows, idx_max));
-    return std::vector<Tensor>{idx_max,      idx_min, checked, any(checked), any(logical_and(checked, greater(x[1], 0.0))),
+    return std::vector<Tensor>{idx_max,
+                               idx_min,
+                               checked,
+                               any(checked),
+                               any(logical_and(checked, greater(x[1], 0.0))),
                                less_equal(rows, population_count(n))};
   };
   expect_same(fn, {tensor(std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}, {6}), values({6, 2}, DType::f64, 3, false)},
