@@ -215,11 +215,15 @@ Samples sample(const Model& model, const SampleOptions& o) {
         return one_step(in[0], std::vector<Tensor>(in.begin() + 1, in.end() - 1), in.back());
       },
       per_chain, chain_shaders);
-  const auto step = [&](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& control) {
+  // [keys, state..., last]: the flat inputs both maps take.
+  const auto inputs = [](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& last) {
     std::vector<Tensor> in = {keys};
     in.insert(in.end(), st.begin(), st.end());
-    in.push_back(control);
-    return step_map(in);
+    in.push_back(last);
+    return in;
+  };
+  const auto step = [&](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& control) {
+    return step_map(inputs(keys, st, control));
   };
   nxv::detail::JitMap search_map(
       [&](std::span<const Tensor> in) {
@@ -230,10 +234,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
       },
       per_chain, chain_shaders);
   const auto search = [&](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& window) {
-    std::vector<Tensor> in = {keys};
-    in.insert(in.end(), st.begin(), st.end());
-    in.push_back(window);
-    return search_map(in);
+    return search_map(inputs(keys, st, window));
   };
   const auto restart = [&](std::int64_t window) {
     const std::vector<Tensor> a = search(chain_keys, state, scalar(window, DType::s64, be));

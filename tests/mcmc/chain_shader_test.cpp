@@ -94,9 +94,8 @@ TEST(ChainShaders, ObservationsFromNoneToAMillion) {
   for (const std::int64_t n : {0, 1, 600, 1000000}) {
     const bool shader =
         expect_reference_bits(observations(n), tiny_run(mcmc::Sampler::hmc), "observations = " + std::to_string(n));
-    // 10^6: past a dispatch's work budget (instance_codegen.hpp), so it runs vectorized everywhere.
-    if (n <= 600) EXPECT_TRUE(shader) << "observations = " << n;
-    if (n == 1000000) EXPECT_FALSE(shader);
+    // 10^6: lavapipe stops it at its trip cap and runs it vectorized; a GPU runs it per chain (the H100 did, in 15 s).
+    if (n <= 600 || !trips_capped()) EXPECT_TRUE(shader) << "observations = " << n;
   }
 }
 
