@@ -207,7 +207,8 @@ Samples sample(const Model& model, const SampleOptions& o) {
   // Every chain's step: a chain shader (one invocation per chain runs its whole transition) where the backend can
   // generate it, else jit(vectorize(one_step)). Inputs: the chain keys, the state, the control (shared).
   const std::string chain_shader_mode = settings::value(settings::Id::CHAIN_SHADERS);
-  const bool chain_shaders = chain_shader_mode == "1" || (chain_shader_mode == "auto" && C >= kChainShaderMinChains);
+  const bool chain_shaders =
+      chain_shader_mode != "0" && (chain_shader_mode != "auto" || C >= kChainShaderMinChains);  // 1 or a mapping
   std::vector<bool> per_chain(1 + state.size() + 1, true);
   per_chain.back() = false;
   nxv::detail::JitMap step_map(

@@ -36,8 +36,10 @@ mcmc::SampleOptions tiny_run(mcmc::Sampler sampler, std::int64_t chains = 3) {
 }
 
 // Samples on both backends; Vulkan's must be the reference's bits. Returns whether Vulkan ran the chain shaders.
-bool expect_reference_bits(const mcmc::Model& model, mcmc::SampleOptions o, const std::string& what) {
-  const test::EnvGuard chain_shaders("NXV_CHAIN_SHADERS", "1");
+// `mapping`: NXV_CHAIN_SHADERS's value (1: the mapping by size; invocation or workgroup forced).
+bool expect_reference_bits(const mcmc::Model& model, mcmc::SampleOptions o, const std::string& what,
+                           const char* mapping = "1") {
+  const test::EnvGuard chain_shaders("NXV_CHAIN_SHADERS", mapping);
   using Clock = std::chrono::steady_clock;
   const Clock::time_point t0 = Clock::now();
   o.backend = &reference_backend();
@@ -97,6 +99,19 @@ TEST(ChainShaders, ObservationsFromNoneToAMillion) {
     // 10^6: lavapipe stops it at its trip cap and runs it vectorized; a GPU runs it per chain (the H100 did, in 15 s).
     if (n <= 600 || !trips_capped()) EXPECT_TRUE(shader) << "observations = " << n;
   }
+}
+
+TEST(ChainShaders, AWorkgroupPerChainGivesTheReferenceDraws) {
+  NXV_REQUIRE_VULKAN();
+  // The mapping a GPU takes for models with observations or many parameters, forced here so that lavapipe runs it
+  // too: spread values, cooperative reductions over the observations, the gradient's sums one per invocation.
+  for (const mcmc::Sampler sampler : {mcmc::Sampler::hmc, mcmc::Sampler::nuts})
+    EXPECT_TRUE(
+        expect_reference_bits(observations(600), tiny_run(sampler), "workgroup, 600 observations", "workgroup"));
+  std::vector<double> scales;
+  for (int i = 0; i < 257; ++i) scales.push_back(0.5 + 0.25 * static_cast<double>(i % 7));
+  EXPECT_TRUE(
+      expect_reference_bits(iid_gaussian(scales), tiny_run(mcmc::Sampler::hmc), "workgroup, d = 257", "workgroup"));
 }
 
 TEST(ChainShaders, OneChainAndAHundredThousandChains) {

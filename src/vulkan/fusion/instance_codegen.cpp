@@ -1,6 +1,7 @@
 // GLSL generation for per-instance kernels (design in instance_codegen.hpp).
 #include "vulkan/fusion/instance_codegen.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -33,6 +34,8 @@ struct Value {
   std::string name;         // reg/local: the variable; batched/shared/scratch: the buffer; literal: the expression
   std::int64_t offset = 0;  // batched/shared/scratch: the first element
   std::int64_t row = 0;     // batched: elements per instance
+  bool workgroup = false;   // scratch in the group mapping: in shared memory (else a buffer)
+  bool view = false;        // lazy: a movement op's index map of stored values (cheap to read again)
   // lazy: element e computed where it is read (an elementwise node with one consumer that reads each element once)
   std::function<std::string(const std::string&)> expression;
   bool same_storage(const Value& o) const { return kind == o.kind && name == o.name && offset == o.offset; }
@@ -41,10 +44,18 @@ struct Value {
 class InstanceGenerator {
  public:
   InstanceGenerator(const Graph& g, const std::vector<bool>& batched, const InstanceOptions& options)
-      : root_(g), batched_(batched), cap_(options.cap_trips), float_literals_(options.float_literals) {}
+      : root_(g),
+        batched_(batched),
+        cap_(options.cap_trips),
+        float_literals_(options.float_literals),
+        group_(options.group),
+        // The lanes and spread arrays are declared on first use: their most is kept free for them.
+        group_budget_(options.shared_bytes > kReserved ? options.shared_bytes - kReserved : 0),
+        shared_limit_(options.shared_bytes) {}
 
   InstanceKernel run() {
     k_.cap_trips = cap_;
+    k_.group = group_;
     for (std::size_t i = 0; i < root_.parameters.size(); ++i) bind_parameter(i);
     fix_rows();
     indent_ = 1;
@@ -57,7 +68,10 @@ class InstanceGenerator {
           << " (a long dispatch can lose the device)";
       throw Unsupported{why.str()};
     }
-    if (cap_) line("nxv_status[c] = nxv_stop ? 1u : 0u;");
+    if (cap_) line(std::string(group_ ? "if (lid == 0u) " : "") + "nxv_status[c] = nxv_stop ? 1u : 0u;");
+    if (group_bytes_ > shared_limit_)
+      throw Unsupported{std::to_string(group_bytes_) + " bytes of shared memory (the device allows " +
+                        std::to_string(shared_limit_) + ")"};
 
     std::ostringstream s;
     s << "#version 450\n"
@@ -67,7 +81,15 @@ class InstanceGenerator {
     // The output rows are known only after the last store was emitted: the stores name them as macros.
     for (std::size_t b = 0; b < k_.outputs.size(); ++b)
       s << "#define NXV_ROW_y" << b << " " << u(k_.outputs[b].row) << "\n";
-    s << "layout(local_size_x = " << kInstanceGroup << ") in;\n";
+    s << "layout(local_size_x = " << (group_ ? kGroupLanes : kInstanceGroup) << ") in;\n";
+    // The group mapping's scratch: a buffer region per instance (coherent: the group's invocations read each
+    // other's stores after a barrier), and values in shared memory.
+    for (std::size_t b = 0; b < k_.scratch.size(); ++b)
+      s << "#define NXV_STRIDE_t" << b << " " << u(k_.scratch[b].elements) << "\n";
+    s << "#define NXV_SYNC() { " << (k_.scratch.empty() ? "" : "memoryBarrierBuffer(); ")
+      << "memoryBarrierShared(); barrier(); }\n";
+    for (const auto& [name, declaration] : group_arrays_) s << declaration << "\n";
+    k_.shared_bytes = group_bytes_;
     std::size_t binding = 0;
     const auto declare = [&](const std::string& block, DType t, const std::string& name, bool write) {
       s << "layout(std430, binding = " << binding++ << ") " << (write ? "writeonly" : "readonly") << " buffer " << block
@@ -82,15 +104,20 @@ class InstanceGenerator {
     for (std::size_t b = 0; b < k_.outputs.size(); ++b)
       declare("Y" + std::to_string(b), k_.outputs[b].dtype, "y" + std::to_string(b), true);
     for (std::size_t b = 0; b < k_.scratch.size(); ++b)
-      s << "layout(std430, binding = " << binding++ << ") buffer T" << b << " { " << k_.scratch[b].type << " t" << b
-        << "[]; };\n";
+      s << "layout(std430, binding = " << binding++ << ") " << (group_ ? "coherent " : "") << "buffer T" << b << " { "
+        << k_.scratch[b].type << " t" << b << "[]; };\n";
     if (cap_) s << "layout(std430, binding = " << binding++ << ") writeonly buffer Status { uint nxv_status[]; };\n";
     // first: the first instance of this dispatch; count: its instances (the scratch buffers' stride).
     s << "layout(push_constant) uniform Push { uint first; uint count; } pc;\n\n";
     for (const auto& [name, text] : helpers_) s << text << "\n";
-    s << "void main() {\n  uint li = gl_GlobalInvocationID.x;\n  if (li >= pc.count) return;\n  uint c = pc.first + "
-         "li;\n"
-      << code_.str() << "}\n";
+    // li: the instance within this dispatch; c: within the call; lid: the invocation within the instance's group.
+    if (group_)
+      s << "void main() {\n  uint li = gl_WorkGroupID.x;\n  uint lid = gl_LocalInvocationID.x;\n"
+           "  if (li >= pc.count) return;\n  uint c = pc.first + li;\n";
+    else
+      s << "void main() {\n  uint li = gl_GlobalInvocationID.x;\n  if (li >= pc.count) return;\n  uint c = pc.first + "
+           "li;\n";
+    s << code_.str() << "}\n";
     k_.glsl = s.str();
     return std::move(k_);
   }
@@ -100,6 +127,63 @@ class InstanceGenerator {
   void line(const std::string& text) {
     code_ << std::string(2 * indent_, ' ') << text << "\n";
     work_ += repeat_;
+    synced_ = false;
+  }
+  // The group mapping's barrier (stores to shared and scratch memory before it are seen by the group after it);
+  // none where the last statement was one. Only in uniform control flow, never in a divergent region.
+  void sync() {
+    if (!group_ || synced_) return;
+    if (divergent_) throw Unsupported{"a barrier in a divergent region (a generator bug)"};
+    line("NXV_SYNC();");
+    synced_ = true;
+  }
+  // The group mapping: `open` starts code that the group's invocations run differently (an owner loop, one
+  // invocation), about `per_invocation` times; the loops inside count their trips here, and the bound is added to
+  // the trip count after it, alike in every invocation, so that the count and the stop flag stay uniform.
+  void divergent(const std::string& open, double per_invocation, const std::function<void()>& body) {
+    if (divergent_) {  // nested: the outer region counts the trips
+      line(open);
+      ++indent_;
+      repeated(per_invocation, body);
+      --indent_;
+      line("}");
+      return;
+    }
+    const double outer = repeat_;
+    divergent_ = true;
+    divergent_trips_ = 0;
+    line(open);
+    ++indent_;
+    repeated(per_invocation, body);
+    --indent_;
+    line("}");
+    divergent_ = false;
+    if (cap_ && divergent_trips_ > 0)
+      line("nxv_trips += " + u(static_cast<std::int64_t>(std::ceil(divergent_trips_ / outer))) +
+           "; nxv_stop = nxv_trips > " + u(kTripBudget) + ";");
+  }
+  // Whether v is spread over the group's invocations (the group mapping's large values).
+  bool spread(const Value& v) const { return group_ && v.kind == Value::Kind::scratch; }
+  // Runs `body(e)` for each element e of `out`, which it stores: spread values by their owners, between barriers.
+  void for_each_output(const Value& out, const std::function<void(const std::string&)>& body) {
+    if (!spread(out)) {
+      for_each(out.elements, body);
+      return;
+    }
+    sync();
+    const std::string e = fresh("e");
+    divergent("for (uint " + e + " = lid; " + e + " < " + u(out.elements) + "; " + e + " += " + u(kGroupLanes) + ") {",
+              std::ceil(static_cast<double>(out.elements) / kGroupLanes), [&] {
+                count_trip();
+                body(e);
+              });
+    sync();
+  }
+  // Runs `body` in the group's first invocation only, between barriers (a sequential op's spread output).
+  void first_invocation(const std::function<void()>& body) {
+    sync();
+    divergent("if (lid == 0u) {", 1, body);
+    sync();
   }
   // Runs `body` with the statements it emits counted `trips` times more (a loop's body).
   void repeated(double trips, const std::function<void()>& body) {
@@ -128,7 +212,11 @@ class InstanceGenerator {
     line("}");
   }
   void count_trip() {
-    if (cap_) line("nxv_stop = ++nxv_trips > " + u(kTripBudget) + ";");
+    if (!cap_) return;
+    if (divergent_)
+      divergent_trips_ += repeat_;
+    else
+      line("nxv_stop = ++nxv_trips > " + u(kTripBudget) + ";");
   }
 
   // ---- values ----
@@ -140,7 +228,7 @@ class InstanceGenerator {
       case Value::Kind::local:
         return v.name + "[" + local_index(v, e) + "]";
       case Value::Kind::scratch:
-        return v.name + "[(" + u(v.offset) + " + " + e + ") * pc.count + li]";
+        return scratch_at(v, e);
       case Value::Kind::batched:
         return load_expr(v.dtype, v.name + "[c * " + u(v.row) + " + " + u(v.offset) + " + " + e + "]");
       case Value::Kind::shared:
@@ -161,7 +249,15 @@ class InstanceGenerator {
   std::string write(const Value& v, const std::string& e) const {
     if (v.kind == Value::Kind::reg) return v.name;
     if (v.kind == Value::Kind::local) return v.name + "[" + e + "]";
-    return v.name + "[(" + u(v.offset) + " + " + e + ") * pc.count + li]";
+    return scratch_at(v, e);
+  }
+  // Element e of a value in scratch memory: instance-minor for one invocation per instance, instance-major in a
+  // buffer for the group mapping (the group's invocations touch neighbouring words), or in shared memory.
+  std::string scratch_at(const Value& v, const std::string& e) const {
+    const std::string i = "(" + u(v.offset) + " + " + e + ")";
+    if (!group_) return v.name + "[" + i + " * pc.count + li]";
+    if (v.workgroup) return v.name + "[" + i + "]";
+    return v.name + "[li * NXV_STRIDE_" + v.name + " + " + i + "]";
   }
 
   // A new value of `type`, declared at the current point.
@@ -179,6 +275,11 @@ class InstanceGenerator {
       v.kind = Value::Kind::local;
       v.name = fresh("v");
       line(ct + " " + v.name + "[" + std::to_string(v.elements) + "];");
+    } else if (group_ && group_bytes_ + word_bytes(type.dtype) * v.elements <= group_budget_) {
+      v.kind = Value::Kind::scratch;
+      v.workgroup = true;
+      v.name = group_array(ct, v.elements, v.offset);
+      group_bytes_ += word_bytes(type.dtype) * static_cast<std::size_t>(v.elements);
     } else {
       v.kind = Value::Kind::scratch;
       std::size_t b = 0;
@@ -190,8 +291,27 @@ class InstanceGenerator {
     }
     return v;
   }
+  static std::size_t word_bytes(DType t) { return size_of(t) < 4 ? 4 : size_of(t); }
+  // `elements` more of the group's shared array of compute type ct: its name, and the first element in `offset`.
+  std::string group_array(const std::string& ct, std::int64_t elements, std::int64_t& offset) {
+    auto& [next, name] = group_values_[ct];
+    if (name.empty()) name = "w" + std::to_string(group_values_.size() - 1);
+    offset = next;
+    next += elements;
+    group_arrays_[name] = "shared " + ct + " " + name + "[" + std::to_string(next) + "];";
+    return name;
+  }
+  // A shared array of `elements` of type ct, declared once by `name` (the lanes of cooperative reductions).
+  std::string group_scratch(const std::string& name, const std::string& ct, std::int64_t elements) {
+    if (!group_arrays_.count(name)) {
+      group_arrays_[name] = "shared " + ct + " " + name + "[" + std::to_string(elements) + "];";
+      group_bytes_ +=
+          static_cast<std::size_t>(elements) * (ct.find("64") != std::string::npos || ct == "double" ? 8 : 4);
+    }
+    return name;
+  }
   void copy(const Value& to, const Value& from) {
-    for_each(to.elements, [&](const std::string& e) { line(write(to, e) + " = " + read(from, e) + ";"); });
+    for_each_output(to, [&](const std::string& e) { line(write(to, e) + " = " + read(from, e) + ";"); });
   }
 
   static void check_dtype(DType t) {
@@ -241,10 +361,18 @@ class InstanceGenerator {
     block.row += elements;
     // Rows are final only after the last output: the store names its block's row as a macro (run() defines them).
     const std::string y = "y" + std::to_string(b);
-    for_each(elements, [&](const std::string& e) {
+    const auto store = [&](const std::string& e) {
       line(y + "[c * NXV_ROW_" + y + " + " + u(offset) + " + " + e + "] = " + store_expr(n.type.dtype, read(v, e)) +
            ";");
-    });
+    };
+    if (!group_) return for_each(elements, store);
+    if (elements <= kLocalElements) return divergent("if (lid == 0u) {", 1, [&] { for_each(elements, store); });
+    const std::string e = fresh("e");  // the group's invocations store a large output together
+    divergent("for (uint " + e + " = lid; " + e + " < " + u(elements) + "; " + e + " += " + u(kGroupLanes) + ") {",
+              std::ceil(static_cast<double>(elements) / kGroupLanes), [&] {
+                count_trip();
+                store(e);
+              });
   }
 
   // ---- graphs ----
@@ -315,9 +443,10 @@ class InstanceGenerator {
       default:
         break;
     }
-    if (lazy(g, n)) {
+    if (lazy(g, n) || view(g, n)) {
       Value v;
       v.kind = Value::Kind::lazy;
+      v.view = !lazy(g, n);
       v.dtype = n.type.dtype;
       v.elements = num_elements(n.type.shape);
       v.expression = [this, &g, &n](const std::string& e) { return element(g, n, e); };
@@ -325,7 +454,7 @@ class InstanceGenerator {
       return;
     }
     const Value out = allocate(n.type);
-    for_each(out.elements, [&](const std::string& e) { line(write(out, e) + " = " + element(g, n, e) + ";"); });
+    for_each_output(out, [&](const std::string& e) { line(write(out, e) + " = " + element(g, n, e) + ";"); });
     values_[&n] = out;
   }
 
@@ -342,6 +471,16 @@ class InstanceGenerator {
     const Node& c = g.nodes[static_cast<std::size_t>((*consumers_)[i])];
     if (c.kind != NodeKind::op) return false;
     return (elementwise(c.call.code) && c.type.shape == n.type.shape) || c.call.code == OpCode::reduce;
+  }
+
+  // Whether n is read through its input where it is used, never stored: a movement op (an index map) of stored
+  // values, such as the transposed or broadcast data of a gradient, which would otherwise be copied per instance.
+  bool view(const Graph& g, const Node& n) const {
+    const OpCode c = n.call.code;
+    if (c != OpCode::transpose && c != OpCode::broadcast && c != OpCode::slice && c != OpCode::reverse) return false;
+    for (std::size_t i = 0; i < n.inputs.size(); ++i)
+      if (input(g, n, i).kind == Value::Kind::lazy && !input(g, n, i).view) return false;  // work read again
+    return true;
   }
 
   // ---- index arithmetic ----
@@ -713,6 +852,54 @@ class InstanceGenerator {
     line(type + " " + r + " = " + lanes + "[0];");
   }
 
+  // The group mapping: the reduction of value(j), j < n, by the whole group in reduce_in_order's order (lane l is
+  // invocation l; the tree meets in shared memory), in every invocation's variable r.
+  std::string group_reduce(std::int64_t n, const std::function<std::string(const std::string&)>& value, ReduceFn fn,
+                           const std::string& type, const std::string& identity) {
+    if (fn == ReduceFn::sum) define_reduce_add(type);
+    const std::string r = fresh("r");
+    if (n <= kChunk) {
+      group_chunk(r, u(0), u(n), n, value, fn, type, identity);
+      return r;
+    }
+    const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+    const std::string partial = fresh("partial");
+    line(type + " " + partial + "[" + std::to_string(chunks) + "];");
+    for_each(chunks, [&](const std::string& k) {
+      const std::string first = "(" + k + " * " + u(kChunk) + ")";
+      const std::string length = "min(" + u(kChunk) + ", " + u(n) + " - " + first + ")";
+      const std::string part = fresh("r");
+      group_chunk(part, first, length, kChunk, value, fn, type, identity);
+      line(partial + "[" + k + "] = " + part + ";");
+    });
+    const std::string total = ordered_reduce(
+        chunks, [&](const std::string& j) { return partial + "[" + j + "]"; }, fn, type, identity);
+    line(type + " " + r + " = " + total + ";");
+    return r;
+  }
+  void group_chunk(const std::string& r, const std::string& first, const std::string& length, std::int64_t most,
+                   const std::function<std::string(const std::string&)>& value, ReduceFn fn, const std::string& type,
+                   const std::string& identity) {
+    static_assert(kLanes == kGroupLanes, "lane l of the reference's order is invocation l");
+    const std::string lane = fresh("lane"), j = fresh("j");
+    line(type + " " + lane + " = " + identity + ";");
+    divergent("for (uint " + j + " = lid; " + j + " < " + length + "; " + j + " += " + u(kLanes) + ") {",
+              std::ceil(static_cast<double>(most) / kLanes), [&] {
+                count_trip();
+                line(lane + " = " + combine(fn, type, lane, value("(" + first + " + " + j + ")")) + ";");
+              });
+    const std::string lanes = group_scratch("nxv_lanes_" + type, type, kLanes);
+    sync();  // the last reduction has read the lanes
+    line(lanes + "[lid] = " + lane + ";");
+    sync();
+    for (std::int64_t step = kLanes / 2; step >= 1; step /= 2) {
+      line("if (lid < " + u(step) + ") " + lanes +
+           "[lid] = " + combine(fn, type, lanes + "[lid]", lanes + "[lid + " + u(step) + "]") + ";");
+      sync();
+    }
+    line(type + " " + r + " = " + lanes + "[0];");
+  }
+
   void emit_reduce(const Graph& g, const Node& n) {
     const ReduceAttrs& a = n.call.attrs_as<ReduceAttrs>();
     const Node& x = g.nodes[n.inputs[0]];
@@ -726,7 +913,9 @@ class InstanceGenerator {
     for (int d = 0; d < x.type.shape.size(); ++d) (is_reduced[d] ? reduced : kept).push_back(x.type.shape[d]);
     const Value out = allocate(n.type);
     const std::string identity = reduce_identity(a.fn, it, acc_type);
-    for_each(out.elements, [&](const std::string& o) {
+    // The group mapping reduces a long row to a small output cooperatively, else each row in its owner.
+    const bool cooperative = group_ && !spread(out) && num_elements(reduced) > kStaticLanes;
+    const auto per_output = [&](const std::string& o) {
       const std::vector<std::string> kc = coords(kept, o);
       const auto value = [&](const std::string& r) {
         const std::vector<std::string> rc = coords(reduced, r);
@@ -736,9 +925,14 @@ class InstanceGenerator {
         const std::string v = read(in, flat(x.type.shape, c));
         return logical ? "nxv_nonzero(" + v + ")" : v;
       };
-      const std::string r = ordered_reduce(num_elements(reduced), value, a.fn, acc_type, identity);
+      const std::string r = cooperative ? group_reduce(num_elements(reduced), value, a.fn, acc_type, identity)
+                                        : ordered_reduce(num_elements(reduced), value, a.fn, acc_type, identity);
       line(write(out, o) + " = " + truncated(n.type.dtype, r) + ";");
-    });
+    };
+    if (cooperative)
+      for_each(out.elements, per_output);  // every invocation takes part in each output's reduction
+    else
+      for_each_output(out, per_output);
     values_[&n] = out;
   }
 
@@ -771,7 +965,8 @@ class InstanceGenerator {
     // exact: a rounded product, then a rounded sum, in k order (the reference's dot, bit for bit); fast: a fused
     // multiply-add in k order, which the vectorized fast kernels also use (they may split a long k into chunks).
     const bool fused = a.precision == Precision::fast && is_float(n.type.dtype);
-    for_each(out.elements, [&](const std::string& o) {
+    // Element o's sum into the expression `store` returns as its destination.
+    const auto element_sum = [&](const std::string& o, const std::function<std::string(const std::string&)>& store) {
       const std::vector<std::string> oc = coords(n.type.shape, o);
       std::vector<std::string> ca(static_cast<std::size_t>(sa.size())), cb(static_cast<std::size_t>(sb.size()));
       std::size_t at = 0;
@@ -796,8 +991,21 @@ class InstanceGenerator {
           line("{ precise " + acc_type + " p = " + x + " * " + y + "; precise " + acc_type + " s = " + acc + " + p; " +
                acc + " = s; }");
       });
-      line(write(out, o) + " = " + truncated(n.type.dtype, acc) + ";");
-    });
+      line(store(o) + " = " + truncated(n.type.dtype, acc) + ";");
+    };
+    const auto to_out = [&](const std::string& o) { return write(out, o); };
+    if (!group_ || spread(out) || num_elements(contracted) <= kStaticLanes) {
+      for_each_output(out, [&](const std::string& o) { element_sum(o, to_out); });
+    } else {
+      // A small output of long sums (a gradient over the observations): invocation o sums element o in k order,
+      // as the reference does, and the group reads the sums from shared memory.
+      const std::string sums = group_scratch("nxv_sums_" + acc_type, acc_type, kLocalElements);
+      sync();  // the last such dot has read the sums
+      divergent("if (lid < " + u(out.elements) + ") {", 1,
+                [&] { element_sum("lid", [&](const std::string&) { return sums + "[lid]"; }); });
+      sync();
+      for_each(out.elements, [&](const std::string& o) { line(write(out, o) + " = " + sums + "[" + o + "];"); });
+    }
     values_[&n] = out;
   }
 
@@ -815,19 +1023,25 @@ class InstanceGenerator {
     const Value out = allocate(n.type);
     const std::string type = compute_type(n.type.dtype);
     if (a.fn == ReduceFn::sum) define_reduce_add(type);
-    for_each(outer * inner, [&](const std::string& line_index) {
-      const std::string base = "((" + line_index + " / " + u(inner) + ") * " + u(length * inner) + " + " + line_index +
-                               " % " + u(inner) + ")";
-      const std::string acc = fresh("acc");
-      line(type + " " + acc + ";");
-      for_each(length, [&](const std::string& step) {
-        const std::string j = a.reverse ? "(" + u(length - 1) + " - " + step + ")" : step;
-        const std::string at = "(" + base + " + " + j + " * " + u(inner) + ")";
-        const std::string v = read(in, at);
-        line(acc + " = " + step + " == 0u ? " + v + " : " + combine(a.fn, type, acc, v) + ";");
-        line(write(out, at) + " = " + truncated(n.type.dtype, acc) + ";");
+    const auto scan = [&] {
+      for_each(outer * inner, [&](const std::string& line_index) {
+        const std::string base = "((" + line_index + " / " + u(inner) + ") * " + u(length * inner) + " + " +
+                                 line_index + " % " + u(inner) + ")";
+        const std::string acc = fresh("acc");
+        line(type + " " + acc + ";");
+        for_each(length, [&](const std::string& step) {
+          const std::string j = a.reverse ? "(" + u(length - 1) + " - " + step + ")" : step;
+          const std::string at = "(" + base + " + " + j + " * " + u(inner) + ")";
+          const std::string v = read(in, at);
+          line(acc + " = " + step + " == 0u ? " + v + " : " + combine(a.fn, type, acc, v) + ";");
+          line(write(out, at) + " = " + truncated(n.type.dtype, acc) + ";");
+        });
       });
-    });
+    };
+    if (spread(out))
+      first_invocation(scan);  // sequential: one invocation of the group
+    else
+      scan();
     values_[&n] = out;
   }
 
@@ -844,28 +1058,34 @@ class InstanceGenerator {
     std::int64_t window = 1;
     for (int d = static_cast<int>(k); d < x.type.shape.size(); ++d) window *= x.type.shape[d];
     const std::string type = compute_type(n.type.dtype);
-    for_each(count, [&](const std::string& b) {
-      const std::string row = fresh("row");
-      const std::string ok = fresh("ok");
-      line("int64_t " + row + " = 0l;");
-      line("bool " + ok + " = true;");
-      for (std::int64_t d = 0; d < k; ++d) {
-        const std::string c = "int64_t(" + read(indices, "(" + b + " * " + u(k) + " + " + u(d) + ")") + ")";
-        const std::int64_t dim = x.type.shape[static_cast<int>(d)];
-        line(ok + " = " + ok + " && " + c + " >= 0l && " + c + " < " + std::to_string(dim) + "l;");
-        line(row + " = " + row + " * " + std::to_string(dim) + "l + " + c + ";");
-      }
-      line("if (" + ok + ") {");
-      ++indent_;
-      for_each(window, [&](const std::string& w) {
-        const std::string target = "(uint(" + row + ") * " + u(window) + " + " + w + ")";
-        line("{ precise " + type + " a = " + read(out, target) + " + " +
-             read(updates, "(" + b + " * " + u(window) + " + " + w + ")") + "; " + write(out, target) + " = " +
-             truncated(n.type.dtype, "a") + "; }");
+    const auto updates_in_order = [&] {
+      for_each(count, [&](const std::string& b) {
+        const std::string row = fresh("row");
+        const std::string ok = fresh("ok");
+        line("int64_t " + row + " = 0l;");
+        line("bool " + ok + " = true;");
+        for (std::int64_t d = 0; d < k; ++d) {
+          const std::string c = "int64_t(" + read(indices, "(" + b + " * " + u(k) + " + " + u(d) + ")") + ")";
+          const std::int64_t dim = x.type.shape[static_cast<int>(d)];
+          line(ok + " = " + ok + " && " + c + " >= 0l && " + c + " < " + std::to_string(dim) + "l;");
+          line(row + " = " + row + " * " + std::to_string(dim) + "l + " + c + ";");
+        }
+        line("if (" + ok + ") {");
+        ++indent_;
+        for_each(window, [&](const std::string& w) {
+          const std::string target = "(uint(" + row + ") * " + u(window) + " + " + w + ")";
+          line("{ precise " + type + " a = " + read(out, target) + " + " +
+               read(updates, "(" + b + " * " + u(window) + " + " + w + ")") + "; " + write(out, target) + " = " +
+               truncated(n.type.dtype, "a") + "; }");
+        });
+        --indent_;
+        line("}");
       });
-      --indent_;
-      line("}");
-    });
+    };
+    if (spread(out))
+      first_invocation(updates_in_order);  // in increasing b: one invocation of the group
+    else
+      updates_in_order();
     values_[&n] = out;
   }
 
@@ -980,6 +1200,15 @@ class InstanceGenerator {
   const std::vector<bool>& batched_;
   bool cap_;
   bool float_literals_;
+  bool group_;
+  // The group mapping's shared memory: what values may take, the device's limit, and what is declared so far.
+  static constexpr std::size_t kReserved = 8192;  // for the lanes and sums arrays
+  std::size_t group_budget_, shared_limit_, group_bytes_ = 0;
+  std::map<std::string, std::pair<std::int64_t, std::string>> group_values_;  // compute type: elements, array
+  std::map<std::string, std::string> group_arrays_;                           // name: declaration
+  bool synced_ = false;                                                       // the last statement was a barrier
+  bool divergent_ = false;                                                    // in a divergent region (divergent())
+  double divergent_trips_ = 0;
   InstanceKernel k_;
   std::map<const Node*, Value> values_;
   std::map<const Node*, std::vector<Value>> results_;

@@ -10,6 +10,17 @@
 //   batched inputs [instances, row] (instance c's members at c * row + offset), shared inputs and constants [n]
 //   (every instance reads the same words), outputs [instances, row].
 //
+// Two mappings of an instance onto the GPU (InstanceOptions::group):
+//  - one invocation per instance (above), for small instances: every value is the invocation's own;
+//  - a workgroup of kGroupLanes invocations per instance, for instances with large values (observations, many
+//    parameters), which one invocation would walk alone: a value past kLocalElements is spread over the group,
+//    invocation l computing its elements l, l + 256, ... (in shared memory while it fits, else in scratch memory
+//    laid out instance-major), with a barrier around each such store; a reduction of a large value to a small one
+//    is cooperative (lane l folds elements l, l + 256, ... and the lanes meet in shared memory as a tree: the
+//    reference's order exactly); a dot with a small output and a long contraction computes each output element
+//    in its own invocation; smaller values are computed by every invocation alike, so control flow, which depends
+//    only on them, is uniform across the group and its barriers are legal.
+//
 // Exactness: elementwise ops call the fusion compiler's helpers, which are the eager kernels' code (so they are bit
 // for bit the vectorized path's); a reduction or dot sums in index order, one rounding per step (the reference
 // backend's order for dot in exact mode), where the vectorized path's kernels sum as trees: a sum may differ from
@@ -30,7 +41,8 @@ inline constexpr std::int64_t kLocalElements = 32;  // a larger value goes to sc
 // kLocalElements, so that only values in scratch memory cost trips there (NUTS's tree of ~1000 leaves then fits
 // lavapipe's cap, at the price of longer compiles).
 inline constexpr std::int64_t kUnrolled = 8;
-inline constexpr std::uint32_t kInstanceGroup = 64;  // invocations per workgroup
+inline constexpr std::uint32_t kInstanceGroup = 64;  // invocations per workgroup, one instance each
+inline constexpr std::uint32_t kGroupLanes = 256;    // invocations per instance in the workgroup mapping
 // On a device that caps loop trips (DeviceFeatures::loop_trips_capped), an invocation stops after this many trips of
 // the generated loops and reports it (the math library's own loops need the rest of the 65535 the device allows).
 inline constexpr std::uint32_t kTripBudget = 30000;
@@ -68,6 +80,8 @@ struct InstanceKernel {
   };
   std::vector<Scratch> scratch;  // per instance
   bool cap_trips = false;        // binds a u32 per instance: nonzero when the invocation stopped at kTripBudget
+  bool group = false;            // a workgroup of kGroupLanes invocations per instance (else kInstanceGroup instances)
+  std::size_t shared_bytes = 0;  // workgroup shared memory the kernel declares
   std::size_t bindings() const;
 };
 
@@ -78,6 +92,10 @@ struct InstanceOptions {
   // from folding a constant into the arithmetic around it; on llvmpipe, whose LLVM folds exactly, literals keep
   // a large kernel's compile from growing superlinearly (a model using every distribution took minutes with loads).
   bool float_literals = false;
+  // A workgroup of kGroupLanes invocations per instance (the file comment), with at most `shared_bytes` of shared
+  // memory for its spread values and lanes (the device's maxComputeSharedMemorySize).
+  bool group = false;
+  std::size_t shared_bytes = 16384;
 };
 
 // The kernel for `graph` (one instance; parameter i batched where batched[i]), or nullopt with `why` when the graph

@@ -83,8 +83,9 @@ class InstanceExecutable final : public MapExecutable {
       widest = std::max<std::uint64_t>(widest, static_cast<std::uint64_t>(s.elements));
     }
     Runtime& rt = runtime();
-    std::uint64_t chunk = std::min<std::uint64_t>(
-        static_cast<std::uint64_t>(count), std::uint64_t{rt.features().max_workgroup_count_x} * fusion::kInstanceGroup);
+    const std::uint64_t per_group = k_.group ? 1 : fusion::kInstanceGroup;  // instances
+    std::uint64_t chunk = std::min<std::uint64_t>(static_cast<std::uint64_t>(count),
+                                                  std::uint64_t{rt.features().max_workgroup_count_x} * per_group);
     if (per_instance > 0) chunk = std::min(chunk, std::max<std::uint64_t>(1, kScratchBudget / per_instance));
     chunk = std::min(chunk, std::max<std::uint64_t>(1, kMaxIndex / widest));
     chunk = std::max<std::uint64_t>(chunk, 1);
@@ -106,7 +107,7 @@ class InstanceExecutable final : public MapExecutable {
     for (std::uint64_t first = 0; first < static_cast<std::uint64_t>(count); first += chunk) {
       const std::uint32_t push[2] = {static_cast<std::uint32_t>(first),
                                      static_cast<std::uint32_t>(std::min(chunk, count - first))};
-      const std::uint32_t groups = (push[1] + fusion::kInstanceGroup - 1) / fusion::kInstanceGroup;
+      const auto groups = static_cast<std::uint32_t>((push[1] + per_group - 1) / per_group);
       dispatch_bindings(rt, pipeline_, bindings, std::as_bytes(std::span(push)), groups, 1);
     }
     if (status.defined() && count > 0 && any(not_equal(status, 0)).item() != 0) return std::nullopt;
@@ -139,8 +140,20 @@ class InstanceCompiler final : public MapCompiler {
     Runtime& rt = runtime();
     const DeviceFeatures& f = rt.features();
     // A CPU device (lavapipe) caps loop trips, and its LLVM folds literal constants exactly.
-    const fusion::InstanceOptions options{f.loop_trips_capped, f.loop_trips_capped};
+    fusion::InstanceOptions options{f.loop_trips_capped, f.loop_trips_capped};
+    options.shared_bytes = f.max_shared_memory;
+    // The mapping (instance_codegen.hpp): NXV_CHAIN_SHADERS names one, or by size: a workgroup per instance where
+    // one invocation would hold values in scratch memory (observations, many parameters), on a GPU; a CPU device
+    // gains nothing from a group's invocations, which it runs one after another.
+    const std::string mapping = settings::value(settings::Id::CHAIN_SHADERS);
+    options.group = mapping == "workgroup";
     std::optional<InstanceKernel> k = fusion::generate_instance_kernel(graph, batched, options, why);
+    if (k && mapping != "invocation" && !options.group && !f.loop_trips_capped && !k->scratch.empty()) {
+      options.group = true;
+      std::string group_why;
+      std::optional<InstanceKernel> grouped = fusion::generate_instance_kernel(graph, batched, options, group_why);
+      if (grouped) k = std::move(grouped);
+    }
     if (!k) return nullptr;
     if (k->bindings() > f.max_bindings) {
       why = std::to_string(k->bindings()) + " bindings (the device allows " + std::to_string(f.max_bindings) + ")";
@@ -173,8 +186,11 @@ class InstanceCompiler final : public MapCompiler {
       std::uint64_t scratch = 0;
       for (const InstanceKernel::Scratch& s : k->scratch) scratch += static_cast<std::uint64_t>(s.elements) * s.bytes;
       const std::optional<std::filesystem::path> file = fusion::shader_cache().file_for(k->glsl);
-      std::cerr << "nxv jit_map: " << entry.name << ": one invocation per instance, " << scratch
-                << " scratch bytes per instance, " << k->bindings() << " bindings"
+      std::cerr << "nxv jit_map: " << entry.name << ": "
+                << (k->group ? "a workgroup of " + std::to_string(fusion::kGroupLanes) + " invocations per instance, " +
+                                   std::to_string(k->shared_bytes) + " shared bytes, "
+                             : std::string("one invocation per instance, "))
+                << scratch << " scratch bytes per instance, " << k->bindings() << " bindings"
                 << (k->cap_trips ? ", loop trips counted" : "") << "; SPIR-V "
                 << (file ? file->string() : std::string("in memory")) << "\n"
                 << k->glsl;

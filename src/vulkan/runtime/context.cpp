@@ -180,6 +180,7 @@ Context::Context() : instance(create_instance()) {
     features.max_buffer_bytes = std::min<std::uint64_t>(features.max_buffer_bytes, description.max_allocation_size);
   features.max_buffer_bytes = features.max_buffer_bytes / 4 * 4;
   features.max_push_constants = std::min<std::uint32_t>(limits.maxPushConstantsSize, 128);
+  features.max_shared_memory = limits.maxComputeSharedMemorySize;
   features.push_descriptors = push_descriptors;
   features.max_bindings = std::min({kMaxBindings, push_descriptors ? max_push_descriptors : kMaxBindings,
                                     limits.maxPerStageDescriptorStorageBuffers, limits.maxDescriptorSetStorageBuffers});

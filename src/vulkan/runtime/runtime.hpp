@@ -60,6 +60,7 @@ struct DeviceFeatures {
   // words (so that a descriptor's range stays within the limit). No tensor of the backend is larger.
   std::uint64_t max_buffer_bytes = 0;
   std::uint32_t max_push_constants = 128;
+  std::uint32_t max_shared_memory = 16384;  // maxComputeSharedMemorySize (16 KiB is Vulkan's minimum)
   // Storage buffers one dispatch may bind: the shared layout's size, kMaxBindings capped by the device's push
   // descriptors and per-stage storage buffers. The fusion compiler plans kernels within it.
   std::uint32_t max_bindings = 16;

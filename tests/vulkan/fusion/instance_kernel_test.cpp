@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "nxv/control_flow.hpp"
 #include "nxv/indexing.hpp"
@@ -39,9 +41,11 @@ Tensor values(const Shape& shape, DType dtype, std::uint64_t seed, bool special 
   return as_type(tensor(v, shape), dtype);
 }
 
-// fn per instance on Vulkan against fn vectorized on the reference; `expect_per_instance` as the generator should.
+// fn per instance on Vulkan against fn vectorized on the reference, in both mappings of an instance (one
+// invocation; a workgroup, whose invocations share the large values and reductions); `expect_per_instance` as the
+// generator should (in the workgroup mapping `expect_per_group`: its loops are shorter per invocation).
 void expect_same(const Fn& fn, const std::vector<Tensor>& inputs, const std::vector<bool>& batched,
-                 bool expect_per_instance = true) {
+                 bool expect_per_instance = true, std::optional<bool> expect_per_group = std::nullopt) {
   NXV_REQUIRE_VULKAN();
   nxv::detail::JitMap on_reference(fn, batched, false);
   std::vector<Tensor> ref_inputs, vk_inputs;
@@ -50,13 +54,18 @@ void expect_same(const Fn& fn, const std::vector<Tensor>& inputs, const std::vec
     vk_inputs.push_back(t.to(vulkan::backend()));
   }
   const std::vector<Tensor> expected = on_reference(ref_inputs);
-  nxv::detail::JitMap on_vulkan(fn, batched);
-  const std::vector<Tensor> got = on_vulkan(vk_inputs);
-  EXPECT_EQ(on_vulkan.per_instance(), expect_per_instance) << on_vulkan.why_not();
-  ASSERT_EQ(got.size(), expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    EXPECT_EQ(got[i].type(), expected[i].type()) << "output " << i;
-    EXPECT_EQ(testing::compare_exact(expected[i], got[i].to_host()), "") << "output " << i;
+  for (const char* mapping : {"invocation", "workgroup"}) {
+    const test::EnvGuard forced("NXV_CHAIN_SHADERS", mapping);
+    const bool group = std::string(mapping) == "workgroup";
+    nxv::detail::JitMap on_vulkan(fn, batched);
+    const std::vector<Tensor> got = on_vulkan(vk_inputs);
+    EXPECT_EQ(on_vulkan.per_instance(), group ? expect_per_group.value_or(expect_per_instance) : expect_per_instance)
+        << mapping << ": " << on_vulkan.why_not();
+    ASSERT_EQ(got.size(), expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].type(), expected[i].type()) << mapping << ": output " << i;
+      EXPECT_EQ(testing::compare_exact(expected[i], got[i].to_host()), "") << mapping << ": output " << i;
+    }
   }
 }
 
@@ -97,9 +106,10 @@ TEST(InstanceKernel, ReductionsOfEveryLengthFollowTheReferenceOrder) {
           sum(a),        reduce_max(a), reduce_min(a, Axes{0}), product(a * 0.01 + 1.0), all(greater(a, -1.5)),
           any(is_nan(a))};
     };
-    // 20000: six reductions of 20000 trips each are past lavapipe's cap, which runs them vectorized instead.
+    // 20000: six reductions of 20000 trips each are past lavapipe's cap, which runs them vectorized instead (a
+    // workgroup's invocation takes 1/256 of the trips).
     const bool capped = vulkan::available() && vulkan::runtime().features().loop_trips_capped;
-    expect_same(fn, {values({3, n}, DType::f32, 4 + n, n < 20000)}, {true}, n < 20000 || !capped);
+    expect_same(fn, {values({3, n}, DType::f32, 4 + n, n < 20000)}, {true}, n < 20000 || !capped, true);
   }
   const Fn rows = [](std::span<const Tensor> x) {
     return std::vector<Tensor>{sum(x[0], Axes{1}), sum(x[0], Axes{0}, true), sum(x[0])};
@@ -148,6 +158,25 @@ TEST(InstanceKernel, LargeValuesLiveInScratchMemory) {
     return std::vector<Tensor>{sum(log(y)), y, concatenate({b, b}, 0)};
   };
   expect_same(fn, {values({3, 600}, DType::f64, 8), values({3, 257}, DType::f32, 9)}, {true, true});
+}
+
+TEST(InstanceKernel, SequentialOpsAndLoopCarriesOnLargeValues) {
+  // In the workgroup mapping: a scan and indexed updates into spread values (one invocation runs them, in order),
+  // a loop carrying a spread value, a spread input returned as it is, and a small output of a spread value.
+  const Fn fn = [](std::span<const Tensor> x) {
+    const Tensor a = x[0];  // [300] per instance
+    const Tensor idx = reshape(remainder(iota({90}, 0, DType::s64, a.backend()) * 7, 300), {90, 1});
+    const Tensor added = indexed_add(a, idx, slice(a, {0}, {90}) * 0.5);
+    const auto [carried] = fori_loop(
+        0, 3,
+        [](const Tensor& i, const std::tuple<Tensor>& c) {
+          return std::tuple<Tensor>(std::get<0>(c) * 0.75 + as_type(i, DType::f64));
+        },
+        std::tuple<Tensor>(a));
+    return std::vector<Tensor>{cumulative_sum(a),       cumulative_max(a, 0, true), added, carried, a,
+                               slice(carried, {7}, {9})};
+  };
+  expect_same(fn, {values({4, 300}, DType::f64, 14, false)}, {true});
 }
 
 TEST(InstanceKernel, EmptyAndSingleInstanceBatches) {
