@@ -49,8 +49,8 @@ inline constexpr std::uint32_t kTripBudget = 30000;
 // The statements one invocation may execute, estimated from the loops' trip counts (a while loop counted as
 // kWhileTrips: NUTS's tree of depth 10): a kernel past it is not generated, since a dispatch that runs for seconds
 // may lose the device (the H100 lost it in a 10^6-observation test before this budget; the cause was not isolated,
-// and with the budget that test's kernels ran there in 15 s). Splitting such models over cooperating invocations
-// is open work.
+// and with the budget that test's kernels ran there in 15 s). In the workgroup mapping it counts one invocation's
+// share (a spread loop's trips divided by kGroupLanes).
 inline constexpr double kWorkBudget = 5e7;
 inline constexpr double kWhileTrips = 1024;
 
