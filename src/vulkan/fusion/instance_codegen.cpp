@@ -34,6 +34,7 @@ struct Value {
   std::string name;         // reg/local: the variable; batched/shared/scratch: the buffer; literal: the expression
   std::int64_t offset = 0;  // batched/shared/scratch: the first element
   std::int64_t row = 0;     // batched: elements per instance
+  std::size_t block = 0;    // batched: its block in InstanceKernel::batched
   bool workgroup = false;   // scratch in the group mapping: in shared memory (else a buffer)
   bool view = false;        // lazy: a movement op's index map of stored values (cheap to read again)
   // lazy: element e computed where it is read (an elementwise node with one consumer that reads each element once)
@@ -331,6 +332,7 @@ class InstanceGenerator {
     v.dtype = n.type.dtype;
     v.elements = elements;
     v.name = (per_instance ? "x" : "s") + std::to_string(b);
+    v.block = b;
     v.offset = block.row;
     block.members.push_back({static_cast<int>(i), block.row, elements});
     block.row += elements;
@@ -345,9 +347,7 @@ class InstanceGenerator {
   // A batched value's row (its block's, known once every parameter is bound).
   void fix_rows() {
     for (auto& [node, v] : values_)
-      if (v.kind == Value::Kind::batched)
-        for (const InstanceKernel::Block& b : k_.batched)
-          if ("x" + std::to_string(&b - k_.batched.data()) == v.name) v.row = b.row;
+      if (v.kind == Value::Kind::batched) v.row = k_.batched[v.block].row;
   }
 
   void emit_output(std::size_t o) {
@@ -661,61 +661,48 @@ class InstanceGenerator {
     std::ostringstream s;
     s << std::hex;
     switch (t) {
-      case DType::f32: {
-        std::uint32_t w;
-        std::memcpy(&w, p, 4);
-        s << "uintBitsToFloat(0x" << w << "u)";
+      case DType::f32:
+        s << "uintBitsToFloat(0x" << word<std::uint32_t>(p) << "u)";
         break;
-      }
       case DType::f64: {
-        std::uint64_t w;
-        std::memcpy(&w, p, 8);
+        const auto w = word<std::uint64_t>(p);
         s << "packDouble2x32(uvec2(0x" << (w & 0xffffffffu) << "u, 0x" << (w >> 32) << "u))";
         break;
       }
       case DType::s64:
-      case DType::u64: {
-        std::uint64_t w;
-        std::memcpy(&w, p, 8);
-        s << compute_type(t) << "(0x" << w << "ul)";
+      case DType::u64:
+        s << compute_type(t) << "(0x" << word<std::uint64_t>(p) << "ul)";
         break;
-      }
       case DType::s32:
-      case DType::u32: {
-        std::uint32_t w;
-        std::memcpy(&w, p, 4);
-        s << compute_type(t) << "(0x" << w << "u)";
+      case DType::u32:
+        s << compute_type(t) << "(0x" << word<std::uint32_t>(p) << "u)";
         break;
-      }
       case DType::pred:
       case DType::u8: {
-        std::uint8_t w;
-        std::memcpy(&w, p, 1);
+        const auto w = word<std::uint8_t>(p);
         s << "uint(0x" << static_cast<unsigned>(t == DType::pred ? (w != 0) : w) << "u)";
         break;
       }
-      case DType::u16: {
-        std::uint16_t w;
-        std::memcpy(&w, p, 2);
-        s << "uint(0x" << w << "u)";
+      case DType::u16:
+        s << "uint(0x" << word<std::uint16_t>(p) << "u)";
         break;
-      }
-      case DType::s8: {
-        std::int8_t w;
-        std::memcpy(&w, p, 1);
-        s << std::dec << "int(" << static_cast<int>(w) << ")";
+      case DType::s8:
+        s << std::dec << "int(" << static_cast<int>(word<std::int8_t>(p)) << ")";
         break;
-      }
-      case DType::s16: {
-        std::int16_t w;
-        std::memcpy(&w, p, 2);
-        s << std::dec << "int(" << w << ")";
+      case DType::s16:
+        s << std::dec << "int(" << word<std::int16_t>(p) << ")";
         break;
-      }
       default:
         throw Unsupported{"a constant of dtype " + std::string(name(t))};
     }
     return s.str();
+  }
+  // The T at p (an element of a constant's bytes, which need not be aligned for T).
+  template <class T>
+  static T word(const void* p) {
+    T w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
   }
 
   // A float constant's element, appended to its dtype's constants block.
@@ -808,7 +795,20 @@ class InstanceGenerator {
       chunk_reduce(r, u(0), u(n), value, fn, type, identity);
       return r;
     }
-    // Chunks, then their partials.
+    chunks_then_partials(
+        r, n,
+        [&](const std::string& part, const std::string& first, const std::string& length) {
+          chunk_reduce(part, first, length, value, fn, type, identity);
+        },
+        fn, type, identity);
+    return r;
+  }
+  // r = the reduction of n values past one chunk: chunks of kChunk, `chunk(part, first, length)` reducing each, then
+  // their partials by ordered_reduce (reduce_in_order's rule for long reductions).
+  void chunks_then_partials(
+      const std::string& r, std::int64_t n,
+      const std::function<void(const std::string&, const std::string&, const std::string&)>& chunk, ReduceFn fn,
+      const std::string& type, const std::string& identity) {
     const std::int64_t chunks = (n + kChunk - 1) / kChunk;
     const std::string partial = fresh("partial");
     line(type + " " + partial + "[" + std::to_string(chunks) + "];");
@@ -816,13 +816,12 @@ class InstanceGenerator {
       const std::string first = "(" + k + " * " + u(kChunk) + ")";
       const std::string length = "min(" + u(kChunk) + ", " + u(n) + " - " + first + ")";
       const std::string part = fresh("r");
-      chunk_reduce(part, first, length, value, fn, type, identity);
+      chunk(part, first, length);
       line(partial + "[" + k + "] = " + part + ";");
     });
     const std::string total = ordered_reduce(
         chunks, [&](const std::string& j) { return partial + "[" + j + "]"; }, fn, type, identity);
     line(type + " " + r + " = " + total + ";");
-    return r;
   }
   // One chunk: values first .. first + length - 1 over 256 lanes in local memory, then the whole tree.
   void chunk_reduce(const std::string& r, const std::string& first, const std::string& length,
@@ -862,19 +861,12 @@ class InstanceGenerator {
       group_chunk(r, u(0), u(n), n, value, fn, type, identity);
       return r;
     }
-    const std::int64_t chunks = (n + kChunk - 1) / kChunk;
-    const std::string partial = fresh("partial");
-    line(type + " " + partial + "[" + std::to_string(chunks) + "];");
-    for_each(chunks, [&](const std::string& k) {
-      const std::string first = "(" + k + " * " + u(kChunk) + ")";
-      const std::string length = "min(" + u(kChunk) + ", " + u(n) + " - " + first + ")";
-      const std::string part = fresh("r");
-      group_chunk(part, first, length, kChunk, value, fn, type, identity);
-      line(partial + "[" + k + "] = " + part + ";");
-    });
-    const std::string total = ordered_reduce(
-        chunks, [&](const std::string& j) { return partial + "[" + j + "]"; }, fn, type, identity);
-    line(type + " " + r + " = " + total + ";");
+    chunks_then_partials(
+        r, n,
+        [&](const std::string& part, const std::string& first, const std::string& length) {
+          group_chunk(part, first, length, kChunk, value, fn, type, identity);
+        },
+        fn, type, identity);
     return r;
   }
   void group_chunk(const std::string& r, const std::string& first, const std::string& length, std::int64_t most,

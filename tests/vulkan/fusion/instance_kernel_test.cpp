@@ -158,6 +158,14 @@ TEST(InstanceKernel, LargeValuesLiveInScratchMemory) {
     return std::vector<Tensor>{sum(log(y)), y, concatenate({b, b}, 0)};
   };
   expect_same(fn, {values({3, 600}, DType::f64, 8), values({3, 257}, DType::f32, 9)}, {true, true});
+  // 20000 f64 per instance: past any device's shared memory, so the workgroup mapping keeps them in its scratch
+  // buffer (instance-major, coherent); one invocation per instance loops past lavapipe's trip cap there instead.
+  const Fn big = [](std::span<const Tensor> x) {
+    const Tensor y = exp(x[0] * 0.5);
+    return std::vector<Tensor>{sum(y), y * 2.0, reduce_max(reverse(y, Axes{0}))};
+  };
+  const bool capped = vulkan::available() && vulkan::runtime().features().loop_trips_capped;
+  expect_same(big, {values({3, 20000}, DType::f64, 15)}, {true}, !capped, true);
 }
 
 TEST(InstanceKernel, SequentialOpsAndLoopCarriesOnLargeValues) {
