@@ -56,6 +56,7 @@ McmcResult run_ours(const McmcCase& c, const std::string& sampler, Backend& back
     if (p.warmup && p.iteration == c.warmup) {
       sampling_start = Clock::now();
       at_sampling_start = vulkan::counters();
+      vulkan::reset_kernel_profile();  // NXV_PROFILE: the sampling phase's GPU time alone
     }
   };
   const mcmc::Samples r = mcmc::sample(m.model, s);
@@ -63,6 +64,16 @@ McmcResult run_ours(const McmcCase& c, const std::string& sampler, Backend& back
   McmcResult out;
   out.id = c.id() + "." + sampler;
   out.grad_evals = sum(as_type(r.num_steps, DType::f64)).item();  // reads back: the run is over
+  const std::vector<vulkan::KernelProfile> profile = vulkan::kernel_profile();
+  if (!profile.empty()) {
+    double ms = 0;
+    for (const vulkan::KernelProfile& k : profile) ms += k.gpu_ms;
+    out.sampling_gpu_s = ms / 1e3;
+  }
+  const Tensor steps = as_type(r.num_steps, DType::f64);  // [samples, chains]
+  out.tree_balance =
+      sum(mean(steps, Axes{1}) / max(reduce_max(steps, Axes{1}), ones({}, DType::f64, steps.backend()))).item() /
+      static_cast<double>(std::max<std::int64_t>(1, steps.dim(0)));
   out.wall_s = seconds_since(start);
   out.sampling_s = std::chrono::duration<double>(Clock::now() - sampling_start).count();
   out.setup_s = r.timing.setup;
@@ -233,11 +244,19 @@ SuiteReport run_mcmc_suite(const Options& o) {
       std::fprintf(stderr,
                    "[mcmc] %s: wall %.3g s (set-up %.3g, first iteration %.3g, warm-up %.3g with %.6g grad evals), "
                    "sampling %.3g s, %.6g grad evals, min bulk ESS %.6g; per sampling iteration: %.1f dispatches, "
-                   "%.1f replays, %.1f fence waits; %s\n",
+                   "%.1f replays, %.1f fence waits; tree balance %.3g; %s\n",
                    r.id.c_str(), r.wall_s, r.setup_s, r.first_iteration_s, r.warmup_s, r.warmup_grad_evals,
                    r.sampling_s, r.grad_evals, r.ess_bulk_min, r.dispatches_per_iteration, r.replays_per_iteration,
-                   r.waits_per_iteration,
+                   r.waits_per_iteration, r.tree_balance,
                    r.chain_shaders ? "chain shaders" : "vectorized (NXV_CHAIN_SHADERS=0 or not generated)");
+      if (!std::isnan(r.sampling_gpu_s)) {
+        const double steps_per_chain = r.grad_evals / static_cast<double>(c.chains);
+        std::fprintf(stderr,
+                     "[mcmc] %s: NXV_PROFILE: sampling phase %.3g s of GPU time; per leapfrog step %.3g us "
+                     "(every chain at once), %.3g ns per chain\n",
+                     r.id.c_str(), r.sampling_gpu_s, 1e6 * r.sampling_gpu_s / steps_per_chain,
+                     1e9 * r.sampling_gpu_s / r.grad_evals);
+      }
     }
   vulkan::release_cached_memory();  // leave the device memory to JAX
   const NumpyroRun peer = run_numpyro_peer(o, dir);

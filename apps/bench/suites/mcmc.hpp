@@ -1,6 +1,7 @@
 // Suite `mcmc`: Bayesian logistic regression sampled with our HMC and NUTS, and with NumPyro's
 // (bench/peers/numpyro_mcmc.py) on the same generated data, side by side in the same run.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -45,6 +46,11 @@ struct McmcResult {
   // ours only: Vulkan counters over the sampling phase, per iteration (replays: recorded command buffers run again)
   double dispatches_per_iteration = 0, replays_per_iteration = 0, waits_per_iteration = 0;
   bool chain_shaders = false;  // ours only: every transition ran as a chain shader (NXV_CHAIN_SHADERS)
+  // ours only, under NXV_PROFILE=1: the GPU time of the sampling phase's dispatches (NaN without the profile)
+  double sampling_gpu_s = std::nan("");
+  // ours only: the mean leapfrog steps over the chains / the most of any chain, averaged over the sampling
+  // iterations (1: every chain's tree equally long; a chain-shader dispatch lasts as long as its longest tree)
+  double tree_balance = 1;
 };
 
 // NumPyro's results: available when the script ran with jax and numpyro (exit 0); `status` says why not

@@ -144,7 +144,8 @@ class InstanceCompiler final : public MapCompiler {
     options.shared_bytes = f.max_shared_memory;
     // The mapping (instance_codegen.hpp): NXV_CHAIN_SHADERS names one, or by size: a workgroup per instance where
     // one invocation would hold values in scratch memory (observations, many parameters), on a GPU; a CPU device
-    // gains nothing from a group's invocations, which it runs one after another.
+    // gains nothing from a group's invocations, which it runs one after another. Where the invocation kernel has
+    // scratch, the graph is generated again for the group (generation costs milliseconds; the compile is once).
     const std::string mapping = settings::value(settings::Id::CHAIN_SHADERS);
     options.group = mapping == "workgroup";
     std::optional<InstanceKernel> k = fusion::generate_instance_kernel(graph, batched, options, why);
@@ -152,7 +153,11 @@ class InstanceCompiler final : public MapCompiler {
       options.group = true;
       std::string group_why;
       std::optional<InstanceKernel> grouped = fusion::generate_instance_kernel(graph, batched, options, group_why);
-      if (grouped) k = std::move(grouped);
+      if (grouped)
+        k = std::move(grouped);
+      else if (settings::flag(settings::Id::DEBUG))
+        std::cerr << "nxv jit_map: one invocation per instance, since the workgroup mapping was not generated: "
+                  << group_why << "\n";
     }
     if (!k) return nullptr;
     if (k->bindings() > f.max_bindings) {
