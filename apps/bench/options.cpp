@@ -56,7 +56,7 @@ std::map<std::string, std::string> read_flags(const std::vector<std::string>& ar
       "suite",     "json",        "markdown",  "append-results",   "repeat",    "reference-repeat", "warmup-ms",
       "models",    "batches",     "dtypes",    "elements",         "gemm",      "dot-kernels",      "device",
       "python",    "peer-script", "work-dir",  "first-step-child", "batch",     "write-baseline",   "compare",
-      "tolerance", "remeasure",   "headlines", "mcmc-runs",        "precisions"};
+      "tolerance", "remeasure",   "headlines", "mcmc-runs",        "precisions", "linalg-runs"};
   std::map<std::string, std::string> v;
   for (const auto& [name, value] : cli::read_flags(args, switches, with_value))
     v["--" + name] = switches.count(name) ? "1" : value;
@@ -123,6 +123,10 @@ Command from_flags(std::map<std::string, std::string> v) {
   if (v.count("--precisions")) {
     o.precisions = split_list(v["--precisions"]);
     check_members("--precisions", o.precisions, {"exact", "fast"});
+  }
+  if (v.count("--linalg-runs")) {
+    o.linalg_runs = split_list(v["--linalg-runs"]);
+    if (o.linalg_runs.empty()) throw UsageError("--linalg-runs expects a comma-separated list of row ids");
   }
   if (v.count("--mcmc-runs")) {
     o.mcmc_runs = split_list(v["--mcmc-runs"]);

@@ -226,6 +226,38 @@ TEST_P(Linalg, VulkanFactorisationsMatchTheReference) {
   }
 }
 
+TEST_P(Linalg, VulkanBlockedCholeskyReconstructsAndAgreesWithTheReference) {
+  NXV_REQUIRE_VULKAN();
+  const DType dtype = GetParam();
+  const double eps = unit_roundoff(dtype);
+  // Orders past two panels of 64 run blocked onto matmul (src/vulkan/kernels/linalg_blocked.cpp): one split with a
+  // leaf of 65, a batch, and two levels of recursion with a ragged last block.
+  for (const auto& [batch, n] : std::vector<std::pair<Shape, std::int64_t>>{{{2}, 129}, {{}, 300}}) {
+    const std::string at = to_string(batch) + " n = " + std::to_string(n);
+    const Tensor a = spd(batch, n, dtype, 90 + n);
+    Tensor l;
+    EXPECT_EQ(fallback::count_total([&] { l = linalg::cholesky(a.to(vulkan::backend())).to_host(); }), 0u) << at;
+    const double norm_a = max_abs(values(a));
+    EXPECT_LE(max_abs_diff(values(matmul(l, matrix_transpose(l))), values(a)), 4 * n * eps * norm_a) << at;
+    EXPECT_EQ(max_abs(values(triu(l, 1))), 0.0) << at;
+    EXPECT_LE(max_abs_diff(values(l), values(linalg::cholesky(a))), 16 * n * eps * std::sqrt(norm_a)) << at;
+  }
+  // Not positive definite at pivot 200 (in the second half's block): NaN from column 200 on, as the reference.
+  const std::int64_t n = 300;
+  std::vector<double> entries = values(spd({}, n, dtype, 7));
+  entries[200 * n + 200] = -1.0;
+  const Tensor a = as_type(tensor<double>(entries, {n, n}), dtype);
+  const std::vector<double> want = values(linalg::cholesky(a)), got = values(linalg::cholesky(a.to(vulkan::backend())));
+  int mismatches = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j <= i; ++j) {
+      const std::size_t e = static_cast<std::size_t>(i * n + j);
+      EXPECT_EQ(std::isnan(want[e]), j >= 200) << "the reference at " << i << "," << j;
+      if (std::isnan(got[e]) != std::isnan(want[e]) && mismatches++ < 3)
+        ADD_FAILURE() << "element " << i << "," << j << " is " << got[e] << ", the reference " << want[e];
+    }
+}
+
 TEST_P(Linalg, VulkanTriangularSolveMatchesTheReferenceEveryWay) {
   NXV_REQUIRE_VULKAN();
   const DType dtype = GetParam();

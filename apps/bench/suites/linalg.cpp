@@ -1,6 +1,7 @@
 // Suite `linalg`: nxv::linalg's factorisations on many small matrices at once (matrices/s) and on one larger matrix
 // (GFLOP/s), side by side with torch.linalg (cuSOLVER) from bench/peers/torch_step.py --suite linalg in the same
 // run. Every function is checked against the reference backend on a small batch before timing.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -92,17 +93,31 @@ SuiteReport run_linalg_suite(const Options& o) {
            0, 0, max_rel_diff(id == "fft" ? real_view(got[i]) : got[i], id == "fft" ? real_view(want[i]) : want[i]),
            1e-4});
   }
-  // Batched small matrices (the 10^5 x 8, 16, 32), then one larger matrix per function: the one-workgroup
-  // kernels' weak side until the blocked factorisations exist.
+  // Batched small matrices (the 10^5 x 8, 16, 32), then one larger matrix per function (the one-workgroup
+  // kernels' weak side, but for cholesky, which is blocked onto GEMMs from 129² on), and the 4096² cholesky.
   std::vector<Case> cases;
   const std::int64_t batch = o.smoke ? 64 : 100000;
   for (std::int64_t n : o.smoke ? std::vector<std::int64_t>{8} : std::vector<std::int64_t>{8, 16, 32})
     for (const auto& [id, fn] : functions())
       if (id != "fft") cases.push_back({id, batch, n});
   for (const std::string id : {"cholesky", "lu", "qr"}) cases.push_back({id, 1, o.smoke ? 16 : 512});
+  cases.push_back({"cholesky", 1, o.smoke ? 256 : 4096});
   // The FFT sizes: one 2^24-point c64 transform, and 1024 rows of 4096.
   cases.push_back({"fft", 1, o.smoke ? 4096 : std::int64_t{1} << 24});
   cases.push_back({"fft", o.smoke ? 4 : 1024, 4096});
+  const auto id_of = [](const Case& c) { return c.fn + "." + std::to_string(c.n) + ".b" + std::to_string(c.batch); };
+  if (!o.linalg_runs.empty()) {  // --linalg-runs: the listed rows only
+    std::string known;
+    for (const Case& c : cases) known += (known.empty() ? "" : ", ") + id_of(c);
+    for (const std::string& run : o.linalg_runs) {
+      bool found = false;
+      for (const Case& c : cases) found = found || id_of(c) == run;
+      if (!found) detail::fail("--linalg-runs: no row '", run, "'; the rows are ", known);
+    }
+    std::erase_if(cases, [&](const Case& c) {
+      return std::find(o.linalg_runs.begin(), o.linalg_runs.end(), id_of(c)) == o.linalg_runs.end();
+    });
+  }
   std::string torch_cases;
   std::vector<Row> rows;
   for (const Case& c : cases) {
@@ -121,7 +136,7 @@ SuiteReport run_linalg_suite(const Options& o) {
                   }};
     const int repeat = c.batch == 1 ? std::min(o.repeat, 5) : o.repeat;
     const Stats s = alternate({arm}, repeat, o.warmup_ms)[0];
-    const std::string id = c.fn + "." + std::to_string(c.n) + ".b" + std::to_string(c.batch);
+    const std::string id = id_of(c);
     const std::string what = c.fn + " " + std::to_string(c.batch) + " x " + std::to_string(c.n) +
                              (rows_of_signals ? " c64, vs torch.fft" : "², vs torch.linalg");
     rows.push_back(Row{"linalg." + id, what, rows_of_signals ? "transforms/s" : "matrices/s",

@@ -1,12 +1,13 @@
 // OpCode::cholesky, triangular_solve, lu (src/vulkan/kernels/linalg.comp), qr, eigh and svd (linalg_orthogonal.comp):
 // one workgroup per matrix, the algorithms of the reference with a barrier between their steps. This is the kernel for
-// many small matrices; a large one runs on a single workgroup (correct, but far from the device's speed: a blocked
-// factorisation with GEMM trailing updates is the remedy, not built yet).
+// many small matrices; a large Cholesky factorisation is blocked onto GEMMs (linalg_blocked.cpp), while the other
+// large factorisations still run on a single workgroup (correct, but far from the device's speed).
 #include <algorithm>
 #include <functional>
 
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/kernels/linalg_blocked.hpp"
 #include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
@@ -132,6 +133,10 @@ bool linalg(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& res
     default:  // cholesky, lu, eigh: {matrices, n}
       push.n = static_cast<std::uint32_t>(n);
       break;
+  }
+  if (call.code == OpCode::cholesky && blocked_cholesky_pays(n) && matrices > 0) {
+    result = buffer_of(blocked_cholesky(a));
+    return true;
   }
   const Steps steps = steps_of(call, push);
   // The work as units: the copy-in, each step, the tidying up; a dispatch takes consecutive units within the budget.

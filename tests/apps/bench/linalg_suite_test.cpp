@@ -25,12 +25,25 @@ TEST(BenchLinalg, SmokeRunChecksEveryFunctionAndReportsEveryCase) {
   EXPECT_FALSE(r.failed()) << r.status;
   EXPECT_GE(r.checks.size(), 7u);  // the six functions and fft against the reference
   for (const Check& c : r.checks) EXPECT_TRUE(c.ok()) << c.what << ": " << c.rel_error;
-  ASSERT_EQ(r.rows.size(), 11u);  // six functions batched, three on one larger matrix, two fft shapes
+  // six functions batched, three on one larger matrix, a blocked cholesky, two fft shapes
+  ASSERT_EQ(r.rows.size(), 12u);
   for (const Row& row : r.rows) {
     EXPECT_EQ(row.id.rfind("linalg.", 0), 0u) << row.id;
     ASSERT_TRUE(row.a.has_value()) << row.id;
     EXPECT_GT(row.a->value, 0.0) << row.id;
   }
+}
+
+TEST(BenchLinalg, LinalgRunsKeepTheListedRowsAndRefuseUnknownOnes) {
+  NXV_REQUIRE_VULKAN();
+  const io_test::TempDir dir;
+  Options o = from_flags(read_flags({"--suite", "linalg", "--smoke", "--linalg-runs", "cholesky.256.b1"})).options;
+  o.work_dir = dir.path().string();
+  const SuiteReport r = run_linalg_suite(o);
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].id, "linalg.cholesky.256.b1");
+  o.linalg_runs = {"cholesky.255.b1"};
+  EXPECT_THROW(run_linalg_suite(o), Error);
 }
 
 }  // namespace
