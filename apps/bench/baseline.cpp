@@ -94,9 +94,10 @@ const BaselineSuite* Baseline::find(const std::string& suite) const {
 }
 
 bool is_measurement_option(const std::string& flag) {
-  static const std::set<std::string> measurement{
-      "--smoke",  "--quick",    "--repeat", "--reference-repeat", "--warmup-ms",   "--models",    "--batches",
-      "--dtypes", "--elements", "--gemm",   "--gemm-only",        "--dot-kernels", "--mcmc-runs", "--precisions", "--linalg-runs"};
+  static const std::set<std::string> measurement{"--smoke",     "--quick",      "--repeat",     "--reference-repeat",
+                                                 "--warmup-ms", "--models",     "--batches",    "--dtypes",
+                                                 "--elements",  "--gemm",       "--gemm-only",  "--dot-kernels",
+                                                 "--mcmc-runs", "--precisions", "--linalg-runs"};
   return measurement.count(flag) > 0;
 }
 

@@ -70,7 +70,8 @@ A value follows its flag as the next argument or after '=' (--suite=mcmc); each 
   --linalg-runs LIST      linalg: only these rows (ids <fn>.<n>.b<batch>, e.g. cholesky.4096.b1; the full set adds
                             cholesky 4096² to the batched rows and the 512² ones)
   --mcmc-runs LIST        mcmc: only these of the full set's runs (k8.n200.c1024, k100.n10000.c1024, k8.n200.c16,
-                            k8.n200.c65536; a case id alone runs HMC and NUTS, ID.hmc or ID.nuts one of them)
+                            k8.n200.c65536, regime.n200.c1024, k8.n200.c1024.f64; a case id alone runs HMC and
+                            NUTS, ID.hmc or ID.nuts one of them)
   --device D              the Vulkan device: an index or a name substring (sets NXV_DEVICE)
   --python P              the Python interpreter for the peers (default python3)
   --peer-script FILE      default bench/peers/torch_step.py (here, else in the source tree)

@@ -53,9 +53,9 @@ double parse_fraction(const std::string& flag, const std::string& s) {
 std::map<std::string, std::string> read_flags(const std::vector<std::string>& args) {
   static const std::set<std::string> switches{"help", "smoke", "quick", "gemm-only", "any-device"};
   static const std::set<std::string> with_value{
-      "suite",     "json",        "markdown",  "append-results",   "repeat",    "reference-repeat", "warmup-ms",
-      "models",    "batches",     "dtypes",    "elements",         "gemm",      "dot-kernels",      "device",
-      "python",    "peer-script", "work-dir",  "first-step-child", "batch",     "write-baseline",   "compare",
+      "suite",     "json",        "markdown",  "append-results",   "repeat",     "reference-repeat", "warmup-ms",
+      "models",    "batches",     "dtypes",    "elements",         "gemm",       "dot-kernels",      "device",
+      "python",    "peer-script", "work-dir",  "first-step-child", "batch",      "write-baseline",   "compare",
       "tolerance", "remeasure",   "headlines", "mcmc-runs",        "precisions", "linalg-runs"};
   std::map<std::string, std::string> v;
   for (const auto& [name, value] : cli::read_flags(args, switches, with_value))

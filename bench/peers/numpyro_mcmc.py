@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""The NumPyro peer of nxv-bench's mcmc suite (issue 15): the same Bayesian logistic regression, on the same data,
-sampled with NumPyro's HMC (num_steps 32) and NUTS (chain_method="vectorized"), in the same run.
+"""The NumPyro peer of nxv-bench's mcmc suite (issues 15, 17): the same models (Bayesian logistic regression, the
+regime model), on the same data, sampled with NumPyro's HMC (num_steps 32) and NUTS (chain_method="vectorized").
 
   numpyro_mcmc.py --in DIR --json FILE     sample every case of DIR/manifest.json, write the results
   numpyro_mcmc.py --in DIR --verify-input  read DIR back without jax or numpyro and print what it holds
 
-DIR (written by nxv-bench, apps/bench/suites/mcmc.cpp) holds manifest.json {"num_steps", "cases": [{"id", "csv",
-"features", "observations", "chains", "warmup", "samples", "samplers"}]} and the CSV files (a header, the features, the 0/1
-label last). The model, as nxv-sample's (apps/sample/models.cpp): alpha ~ Normal(0, 1), beta[k] ~ Normal(0, 1),
-y ~ Bernoulli(logits = alpha + x beta), in float32 (JAX's default). Both kernels adapt the step size (target
-acceptance 0.8) and a diagonal mass matrix during warm-up, as ours do.
+DIR (written by nxv-bench, apps/bench/suites/mcmc.cpp) holds manifest.json {"num_steps", "cases": [{"id", "model",
+"dtype", "csv", "features", "observations", "chains", "warmup", "samples", "samplers"}]} and the CSV files (a header,
+the features, the 0/1 label last; the regime model's: x, y). The models, as nxv-sample's (apps/sample/models.cpp):
+  logistic: alpha ~ Normal(0, 1), beta[k] ~ Normal(0, 1), y ~ Bernoulli(logits = alpha + x beta);
+  regime:   mu[3] ~ Normal(0, 5), gamma ~ Normal(0, 2), sigma[3] ~ HalfCauchy(2), kappa ~ HalfCauchy(1);
+            y ~ sum_r softmax(gamma x (-1, 0, 1) + kappa (0, 1, 0))_r Normal(mu_r, sigma_r),
+in the case's dtype (float32, JAX's default, or float64 under jax's enable_x64). Both kernels adapt the step size
+(target acceptance 0.8) and a diagonal mass matrix during warm-up, as ours do.
 
 Per case and sampler it measures the wall time of warm-up + sampling (JIT compilation included, as our trace and
 jit are), the sampling phase alone, the leapfrog steps of the sampling phase (extra field num_steps), the smallest
@@ -96,45 +99,81 @@ def main():
         p.error("--json is required unless --verify-input")
     manifest = read_manifest(a.input)
 
-    def model(x, y):
+    from contextlib import nullcontext
+
+    from jax.experimental import enable_x64
+    from jax.scipy.special import logsumexp
+
+    def logistic(x, y):
         alpha = numpyro.sample("alpha", dist.Normal(0.0, 1.0))
         beta = numpyro.sample("beta", dist.Normal(0.0, 1.0).expand([x.shape[1]]).to_event(1))
         numpyro.sample("y", dist.Bernoulli(logits=alpha + x @ beta), obs=y)
 
+    def regime(x, y):
+        mu = numpyro.sample("mu", dist.Normal(0.0, 5.0).expand([3]).to_event(1))
+        gamma = numpyro.sample("gamma", dist.Normal(0.0, 2.0))
+        sigma = numpyro.sample("sigma", dist.HalfCauchy(2.0).expand([3]).to_event(1))
+        kappa = numpyro.sample("kappa", dist.HalfCauchy(1.0))
+        tilt, calm = jnp.array([-1.0, 0.0, 1.0], dtype=x.dtype), jnp.array([0.0, 1.0, 0.0], dtype=x.dtype)
+        logits = gamma * x * tilt + kappa * calm  # x [n, 1] -> [n, 3]
+        log_w = logits - logsumexp(logits, axis=1, keepdims=True)
+        numpyro.factor("y", jnp.sum(logsumexp(log_w + dist.Normal(mu, sigma).log_prob(y[:, None]), axis=1)))
+
     results = []
     for case in manifest["cases"]:
-        xs, ys = read_csv(case["csv"])
-        x, y = jnp.asarray(xs, dtype=jnp.float32), jnp.asarray(ys, dtype=jnp.float32)
-        for sampler in case.get("samplers", ["hmc", "nuts"]):
-            log(f"{case['id']}: {sampler}")
-            kernel = HMC(model, num_steps=manifest["num_steps"]) if sampler == "hmc" else NUTS(model)
-            mcmc = MCMC(kernel, num_warmup=case["warmup"], num_samples=case["samples"], num_chains=case["chains"],
-                        chain_method="vectorized", progress_bar=False)
-            key = jax.random.PRNGKey(0)
-            start = time.perf_counter()
-            mcmc.warmup(key, x, y, extra_fields=("num_steps",), collect_warmup=False)
-            jax.block_until_ready(mcmc.last_state)
-            sampling_start = time.perf_counter()
-            mcmc.run(mcmc.post_warmup_state.rng_key, x, y, extra_fields=("num_steps",))
-            samples = mcmc.get_samples(group_by_chain=True)
-            jax.block_until_ready(samples)
-            end = time.perf_counter()
-            steps = mcmc.get_extra_fields()["num_steps"]
-            draws = np.concatenate([np.asarray(samples["alpha"])[..., None], np.asarray(samples["beta"])], axis=-1)
-            # In f64: numpy sums a float32 array along axis 0 row by row in float32, which stagnates over 65536
-            # chains x 500 draws (the bench's means check saw NumPyro's ~0.76 posterior sd from ours there).
-            flat = draws.reshape(-1, draws.shape[-1]).astype(np.float64)
-            results.append({"id": f"{case['id']}.{sampler}", "wall_s": end - start, "sampling_s": end - sampling_start,
-                            "grad_evals": float(np.sum(np.asarray(steps, dtype=np.float64))),
-                            "ess_bulk_min": bulk_ess_min(np, ndtri, effective_sample_size, draws),
-                            "means": flat.mean(axis=0).tolist(), "sds": flat.std(axis=0, ddof=1).tolist()})
-            r = results[-1]  # on stderr at once: a run cut short still leaves its numbers
-            log(f"{r['id']}: wall {r['wall_s']:.3g} s, sampling {r['sampling_s']:.3g} s, {r['grad_evals']:.6g} grad "
-                f"evals, min bulk ESS {r['ess_bulk_min']:.6g}")
+        f64 = case.get("dtype", "f32") == "f64"
+        with enable_x64() if f64 else nullcontext():
+            results += run_case(case, manifest["num_steps"], logistic if case.get("model") != "regime" else regime,
+                                jnp.float64 if f64 else jnp.float32)
     with open(a.json, "w") as f:
         json.dump({"numpyro": numpyro.__version__, "jax": jax.__version__, "device": str(jax.devices()[0]),
                    "results": results}, f)
     return 0
+
+
+def run_case(case, num_steps, model, dtype):
+    """The results of one case's samplers, run inside its dtype's x64 scope (main checked that the imports work)."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax.scipy.special import ndtri
+    from numpyro.diagnostics import effective_sample_size
+    from numpyro.infer import HMC, MCMC, NUTS
+
+    results = []
+    xs, ys = read_csv(case["csv"])
+    x, y = jnp.asarray(xs, dtype=dtype), jnp.asarray(ys, dtype=dtype)
+    for sampler in case.get("samplers", ["hmc", "nuts"]):
+        log(f"{case['id']}: {sampler}")
+        kernel = HMC(model, num_steps=num_steps) if sampler == "hmc" else NUTS(model)
+        mcmc = MCMC(kernel, num_warmup=case["warmup"], num_samples=case["samples"], num_chains=case["chains"],
+                    chain_method="vectorized", progress_bar=False)
+        key = jax.random.PRNGKey(0)
+        start = time.perf_counter()
+        mcmc.warmup(key, x, y, extra_fields=("num_steps",), collect_warmup=False)
+        jax.block_until_ready(mcmc.last_state)
+        sampling_start = time.perf_counter()
+        mcmc.run(mcmc.post_warmup_state.rng_key, x, y, extra_fields=("num_steps",))
+        samples = mcmc.get_samples(group_by_chain=True)
+        jax.block_until_ready(samples)
+        end = time.perf_counter()
+        steps = mcmc.get_extra_fields()["num_steps"]
+        # Every parameter's elements in declaration order (ours: alpha, beta / mu, gamma, sigma, kappa).
+        columns = [np.asarray(v).reshape(v.shape[0], v.shape[1], -1) for v in samples.values()]
+        names = list(samples.keys())
+        order = [n for n in ("alpha", "beta", "mu", "gamma", "sigma", "kappa") if n in names]
+        draws = np.concatenate([columns[names.index(n)] for n in order], axis=-1)
+        # In f64: numpy sums a float32 array along axis 0 row by row in float32, which stagnates over 65536
+        # chains x 500 draws (the bench's means check saw NumPyro's ~0.76 posterior sd from ours there).
+        flat = draws.reshape(-1, draws.shape[-1]).astype(np.float64)
+        results.append({"id": f"{case['id']}.{sampler}", "wall_s": end - start, "sampling_s": end - sampling_start,
+                        "grad_evals": float(np.sum(np.asarray(steps, dtype=np.float64))),
+                        "ess_bulk_min": bulk_ess_min(np, ndtri, effective_sample_size, draws),
+                        "means": flat.mean(axis=0).tolist(), "sds": flat.std(axis=0, ddof=1).tolist()})
+        r = results[-1]  # on stderr at once: a run cut short still leaves its numbers
+        log(f"{r['id']}: wall {r['wall_s']:.3g} s, sampling {r['sampling_s']:.3g} s, {r['grad_evals']:.6g} grad "
+            f"evals, min bulk ESS {r['ess_bulk_min']:.6g}")
+    return results
 
 
 if __name__ == "__main__":

@@ -37,14 +37,16 @@ std::vector<double> numbers(const io::json::Value* v) {
 }
 
 McmcResult run_ours(const McmcCase& c, const std::string& sampler, Backend& backend) {
-  const sample_app::LogisticData data = sample_app::generate_logistic_data(c.features, c.observations);
-  const sample_app::BuiltinModel m = sample_app::logistic_regression(data, DType::f32, backend);
+  const sample_app::BuiltinModel m =
+      c.model == "regime" ? sample_app::regime_model(sample_app::generate_regime_data(), c.dtype, backend)
+                          : sample_app::logistic_regression(
+                                sample_app::generate_logistic_data(c.features, c.observations), c.dtype, backend);
   mcmc::SampleOptions s;
   s.sampler = sampler == "hmc" ? mcmc::Sampler::hmc : mcmc::Sampler::nuts;
   s.chains = c.chains;
   s.warmup = c.warmup;
   s.samples = c.samples;
-  s.dtype = DType::f32;
+  s.dtype = c.dtype;
   s.backend = &backend;
   s.num_steps = kMcmcHmcSteps;
   // One callback at the end of warm-up (and a few after): it starts the sampling phase's clock.
@@ -122,19 +124,31 @@ Check means_agree(const std::string& what, const McmcResult& ours, const McmcRes
 }  // namespace
 
 std::string McmcCase::id() const {
-  return "k" + std::to_string(features) + ".n" + std::to_string(observations) + ".c" + std::to_string(chains);
+  const std::string shape = model == "regime" ? "regime" : "k" + std::to_string(features);
+  return shape + ".n" + std::to_string(observations) + ".c" + std::to_string(chains) +
+         (dtype == DType::f32 ? "" : "." + std::string(name(dtype)));
 }
 
 std::string McmcCase::label() const {
-  return "logistic " + std::to_string(features) + " x " + std::to_string(observations) + ", " + std::to_string(chains) +
-         " chains";
+  const std::string shape =
+      model == "regime" ? "regime " : "logistic " + std::to_string(features) + " x " + std::to_string(observations);
+  return shape + (model == "regime" ? std::to_string(observations) + " observations" : "") + ", " +
+         std::to_string(chains) + " chains" + (dtype == DType::f32 ? "" : ", " + std::string(name(dtype)));
 }
 
 std::vector<McmcCase> mcmc_cases(const Options& o) {
   if (o.smoke) return {{3, 50, 4, 20, 20}};
   if (o.quick) return {{8, 200, 16, 100, 100}};
-  const std::vector<McmcCase> all{
-      {8, 200, 1024, 500, 500}, {100, 10000, 1024, 500, 500}, {8, 200, 16, 500, 500}, {8, 200, 65536, 500, 500}};
+  McmcCase regime{8, 200, 1024, 500, 500};
+  regime.model = "regime";
+  McmcCase in_f64{8, 200, 1024, 500, 500};
+  in_f64.dtype = DType::f64;
+  const std::vector<McmcCase> all{{8, 200, 1024, 500, 500},
+                                  {100, 10000, 1024, 500, 500},
+                                  {8, 200, 16, 500, 500},
+                                  {8, 200, 65536, 500, 500},
+                                  regime,
+                                  in_f64};
   if (o.mcmc_runs.empty()) return all;
   std::vector<McmcCase> kept;
   for (const std::string& run : o.mcmc_runs) {
@@ -170,10 +184,23 @@ void write_mcmc_peer_inputs(const fs::path& dir, const std::vector<McmcCase>& ca
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const McmcCase& c = cases[i];
     const fs::path csv = dir / (c.id() + ".csv");
-    sample_app::write_logistic_csv(csv, sample_app::generate_logistic_data(c.features, c.observations));
-    m << (i ? ", " : "") << "{\"id\": " << quote(c.id()) << ", \"csv\": " << quote(csv.string())
-      << ", \"features\": " << c.features << ", \"observations\": " << c.observations << ", \"chains\": " << c.chains
-      << ", \"warmup\": " << c.warmup << ", \"samples\": " << c.samples << ", \"samplers\": [";
+    if (c.model == "regime") {
+      const sample_app::RegimeData d = sample_app::generate_regime_data();
+      std::ofstream out(csv);
+      out << "x,y\n";
+      char row[64];
+      for (std::size_t j = 0; j < d.x.size(); ++j) {
+        std::snprintf(row, sizeof row, "%.17g,%.17g\n", d.x[j], d.y[j]);
+        out << row;
+      }
+    } else {
+      sample_app::write_logistic_csv(csv, sample_app::generate_logistic_data(c.features, c.observations));
+    }
+    m << (i ? ", " : "") << "{\"id\": " << quote(c.id()) << ", \"model\": " << quote(c.model)
+      << ", \"dtype\": " << quote(std::string(name(c.dtype))) << ", \"csv\": " << quote(csv.string())
+      << ", \"features\": " << (c.model == "regime" ? 1 : c.features) << ", \"observations\": " << c.observations
+      << ", \"chains\": " << c.chains << ", \"warmup\": " << c.warmup << ", \"samples\": " << c.samples
+      << ", \"samplers\": [";
     for (std::size_t s = 0; s < c.samplers.size(); ++s) m << (s ? ", " : "") << quote(c.samplers[s]);
     m << "]}";
   }
@@ -312,7 +339,8 @@ SuiteReport run_mcmc_suite(const Options& o) {
     }
   report.tables.emplace_back("mcmc runs", std::move(table));
   report.notes.push_back(
-      "f32 on both sides (NumPyro's default); priors alpha, beta ~ Normal(0, 1), Bernoulli-logit likelihood; "
+      "The case's dtype on both sides (f32 unless the id ends in .f64); logistic: priors alpha, beta ~ Normal(0, 1), "
+      "Bernoulli-logit likelihood; regime: apps/sample/models.hpp; "
       "NumPyro's NUTS with chain_method=\"vectorized\", its HMC with num_steps 32; one run per arm.");
   return report;
 }

@@ -1,5 +1,5 @@
-// Suite `mcmc`: Bayesian logistic regression sampled with our HMC and NUTS, and with NumPyro's
-// (bench/peers/numpyro_mcmc.py) on the same generated data, side by side in the same run.
+// Suite `mcmc`: Bayesian logistic regression (and nxv-sample's regime model) sampled with our HMC and NUTS, and with
+// NumPyro's (bench/peers/numpyro_mcmc.py) on the same generated data, side by side in the same run.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -8,29 +8,34 @@
 #include <vector>
 
 #include "bench/suites/suites.hpp"
+#include "nxv/dtype.hpp"
 
 namespace nxv::bench {
 
-// One row group: logistic regression with `features` coefficients (and an intercept) on `observations` rows,
-// `chains` chains, `warmup` + `samples` iterations each.
+// One row group: logistic regression with `features` coefficients (and an intercept) on `observations` rows, or
+// the regime model (apps/sample/models.hpp: 8 parameters, 200 observations), `chains` chains, `warmup` + `samples`
+// iterations each, in `dtype` (f32 or f64, ours and NumPyro's alike).
 struct McmcCase {
   std::int64_t features = 8, observations = 200, chains = 1024, warmup = 500, samples = 500;
   std::vector<std::string> samplers{"hmc", "nuts"};  // the arms run, ours and NumPyro's
-  std::string id() const;                            // "k8.n200.c1024"
-  std::string label() const;                         // "logistic 8 x 200, 1024 chains"
+  std::string model = "logistic";                    // or "regime"
+  DType dtype = DType::f32;
+  std::string id() const;     // "k8.n200.c1024", "regime.n200.c1024", "k8.n200.c1024.f64"
+  std::string label() const;  // "logistic 8 x 200, 1024 chains"
 };
 
 // The cases a run measures: issue 15's (8 x 200 at 16, 1024 and 65536 chains, 100 x 10^4 at 1024 chains, each
-// 500 + 500); --quick: 8 x 200 at 16 chains, 100 + 100 (a minute or two on lavapipe); --smoke: 3 x 50 at 4 chains,
-// 20 + 20. Options::mcmc_runs (--mcmc-runs) keeps only the listed cases and samplers of the full set, so that its
-// rows can be measured in separate runs; an id not in the set is an nxv::Error naming the flag and the ids.
+// 500 + 500), then issue 17's regime model and 8 x 200 in f64, both at 1024 chains; --quick: 8 x 200 at 16 chains, 100
+// + 100 (a minute or two on lavapipe); --smoke: 3 x 50 at 4 chains, 20 + 20. Options::mcmc_runs (--mcmc-runs) keeps
+// only the listed cases and samplers of the full set, so that its rows can be measured in separate runs; an id not in
+// the set is an nxv::Error naming the flag and the ids.
 std::vector<McmcCase> mcmc_cases(const Options& o);
 // HMC's leapfrog steps per transition, ours and NumPyro's.
 constexpr int kMcmcHmcSteps = 32;
 
-// Writes DIR/<id>.csv (the generated data, apps/sample/data.hpp) for every case and DIR/manifest.json, which
-// numpyro_mcmc.py reads: {"num_steps": 32, "cases": [{"id", "csv", "features", "observations", "chains",
-// "warmup", "samples", "samplers"}]}.
+// Writes DIR/<id>.csv (the generated data, apps/sample/data.hpp; the regime model's as columns x, y) for every
+// case and DIR/manifest.json, which numpyro_mcmc.py reads: {"num_steps": 32, "cases": [{"id", "model", "dtype",
+// "csv", "features", "observations", "chains", "warmup", "samples", "samplers"}]}.
 void write_mcmc_peer_inputs(const std::filesystem::path& dir, const std::vector<McmcCase>& cases);
 
 // What one sampler run gives, ours or NumPyro's.

@@ -24,7 +24,7 @@ struct Options {
   std::vector<std::string> precisions{"exact", "fast"};  // kernels: GEMM arms per precision (include/nxv/precision.hpp)
   bool gemm_only = false;                                // kernels: the GEMM rows only, no PyTorch
   std::vector<std::string> linalg_runs;  // linalg: row ids "<fn>.<n>.b<batch>" of the full set (empty: all)
-  std::vector<std::string> mcmc_runs;  // mcmc: "<case id>" or "<case id>.hmc|nuts" of the full set (empty: all)
+  std::vector<std::string> mcmc_runs;    // mcmc: "<case id>" or "<case id>.hmc|nuts" of the full set (empty: all)
   std::string python = "python3";
   std::string peer_script;  // bench/peers/torch_step.py (found next to the working directory by default)
   std::string work_dir;     // exports for the peers, cache dirs for cold start (a fresh temp dir)

@@ -34,13 +34,18 @@ TEST(BenchMcmc, CasesAreTheIssuesRowsAndSmallerInQuickAndSmokeModes) {
     EXPECT_EQ(c.warmup, 500);
     EXPECT_EQ(c.samples, 500);
   }
-  EXPECT_EQ(ids, (std::vector<std::string>{"k8.n200.c1024", "k100.n10000.c1024", "k8.n200.c16", "k8.n200.c65536"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"k8.n200.c1024", "k100.n10000.c1024", "k8.n200.c16", "k8.n200.c65536",
+                                           "regime.n200.c1024", "k8.n200.c1024.f64"}));
   o.quick = true;
   ASSERT_EQ(mcmc_cases(o).size(), 1u);
   EXPECT_LE(mcmc_cases(o)[0].chains * (mcmc_cases(o)[0].warmup + mcmc_cases(o)[0].samples), 16 * 200);
   o.smoke = true;
   EXPECT_LT(mcmc_cases(o)[0].features, 8);
   EXPECT_EQ(McmcCase{}.label(), "logistic 8 x 200, 1024 chains");
+  McmcCase regime_f64;
+  regime_f64.model = "regime";
+  regime_f64.dtype = DType::f64;
+  EXPECT_EQ(regime_f64.label(), "regime 200 observations, 1024 chains, f64");
 }
 
 TEST(BenchMcmc, RunsCanBeChosenByCaseAndSampler) {
@@ -65,6 +70,13 @@ TEST(BenchMcmc, RunsCanBeChosenByCaseAndSampler) {
     EXPECT_NE(std::string(e.what()).find("k100.n10000.c1024"), std::string::npos) << e.what();
   }
   EXPECT_THROW(from_flags(read_flags({"--mcmc-runs", ","})), UsageError);
+  // A dtype in the id, then a sampler.
+  Options f64;
+  f64.mcmc_runs = {"k8.n200.c1024.f64.nuts", "regime.n200.c1024"};
+  ASSERT_EQ(mcmc_cases(f64).size(), 2u);
+  EXPECT_EQ(mcmc_cases(f64)[0].dtype, DType::f64);
+  EXPECT_EQ(mcmc_cases(f64)[0].samplers, std::vector<std::string>{"nuts"});
+  EXPECT_EQ(mcmc_cases(f64)[1].model, "regime");
 }
 
 class BenchMcmcFiles : public ::testing::Test {
@@ -75,9 +87,11 @@ class BenchMcmcFiles : public ::testing::Test {
 };
 
 TEST_F(BenchMcmcFiles, PeerInputsHoldTheGeneratedDataAndAManifest) {
-  const std::vector<McmcCase> cases{{3, 40, 4, 10, 12}, {2, 25, 8, 5, 6}};
+  McmcCase regime{8, 200, 4, 10, 12};
+  regime.model = "regime";
+  const std::vector<McmcCase> cases{{3, 40, 4, 10, 12}, {2, 25, 8, 5, 6}, regime};
   write_mcmc_peer_inputs(dir_, cases);
-  for (const McmcCase& c : cases) {
+  for (const McmcCase& c : {cases[0], cases[1]}) {
     const sample_app::LogisticData back = sample_app::read_logistic_csv(dir_ / (c.id() + ".csv"));
     const sample_app::LogisticData want = sample_app::generate_logistic_data(c.features, c.observations);
     EXPECT_EQ(back.x, want.x) << c.id();
@@ -91,7 +105,9 @@ TEST_F(BenchMcmcFiles, PeerInputsHoldTheGeneratedDataAndAManifest) {
   EXPECT_EQ(root.find("num_steps")->text, "32");
   const io::json::Value* listed = root.find("cases");
   ASSERT_NE(listed, nullptr);
-  ASSERT_EQ(listed->items.size(), 2u);
+  ASSERT_EQ(listed->items.size(), 3u);
+  EXPECT_EQ(listed->items[2].find("model")->text, "regime");
+  EXPECT_EQ(listed->items[2].find("dtype")->text, "f32");
   EXPECT_EQ(listed->items[1].find("id")->text, "k2.n25.c8");
   EXPECT_EQ(listed->items[1].find("chains")->text, "8");
   EXPECT_EQ(listed->items[1].find("samples")->text, "6");
@@ -106,6 +122,8 @@ TEST_F(BenchMcmcFiles, PeerInputsHoldTheGeneratedDataAndAManifest) {
   EXPECT_EQ(verify.exit_code, 0) << verify.output;
   EXPECT_NE(verify.output.find("k3.n40.c4: 40 rows, 3 features"), std::string::npos) << verify.output;
   EXPECT_NE(verify.output.find("k2.n25.c8: 25 rows, 2 features"), std::string::npos) << verify.output;
+  // The regime model's covariate and observation, as generate_regime_data made them.
+  EXPECT_NE(verify.output.find("regime.n200.c4: 200 rows, 1 features"), std::string::npos) << verify.output;
 }
 
 TEST_F(BenchMcmcFiles, PeerWithoutNumpyroIsSkippedCleanly) {
