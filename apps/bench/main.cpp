@@ -68,7 +68,7 @@ A value follows its flag as the next argument or after '=' (--suite=mcmc); each 
   --dot-kernels LIST      kernels: one GEMM arm per listed dot variant (tiled, mid, big, tensor), alternated in one run
   --precisions LIST       kernels: GEMM arms per dot precision (default exact,fast; include/nxv/precision.hpp)
   --linalg-runs LIST      linalg: only these rows (ids <fn>.<n>.b<batch>, e.g. cholesky.4096.b1; the full set adds
-                            cholesky 4096² to the batched rows and the 512² ones)
+                            cholesky and lu 4096² to the batched rows and the 512² ones)
   --mcmc-runs LIST        mcmc: only these of the full set's runs (k8.n200.c1024, k100.n10000.c1024, k8.n200.c16,
                             k8.n200.c65536, regime.n200.c1024, k8.n200.c1024.f64; a case id alone runs HMC and
                             NUTS, ID.hmc or ID.nuts one of them)

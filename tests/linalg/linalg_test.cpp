@@ -19,6 +19,7 @@
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/linalg.hpp"
+#include "ops/matrix_block.hpp"
 #include "support/expect_error.hpp"
 #include "support/linalg.hpp"
 #include "support/parity.hpp"
@@ -256,6 +257,43 @@ TEST_P(Linalg, VulkanBlockedCholeskyReconstructsAndAgreesWithTheReference) {
       if (std::isnan(got[e]) != std::isnan(want[e]) && mismatches++ < 3)
         ADD_FAILURE() << "element " << i << "," << j << " is " << got[e] << ", the reference " << want[e];
     }
+}
+
+TEST_P(Linalg, VulkanBlockedLuReconstructsAndPivotsAsTheReference) {
+  NXV_REQUIRE_VULKAN();
+  const DType dtype = GetParam();
+  const double eps = unit_roundoff(dtype);
+  // Orders past 256 recurse on columns onto matmul (src/vulkan/kernels/linalg_blocked.cpp): a batch just past it,
+  // and 300, whose trailing square half goes to the one-workgroup kernel.
+  for (const auto& [batch, n] : std::vector<std::pair<Shape, std::int64_t>>{{{2}, 257}, {{}, 300}}) {
+    const std::string at = to_string(batch) + " n = " + std::to_string(n);
+    const Tensor a = random_matrices(batch, n, dtype, 110 + n);
+    linalg::LU f;
+    EXPECT_EQ(fallback::count_total([&] {
+                f = linalg::lu(a.to(vulkan::backend()));
+                f = {f.p.to_host(), f.l.to_host(), f.u.to_host()};
+              }),
+              0u)
+        << at;
+    const double bound = 4 * n * n * eps * max_abs(values(f.l)) * max_abs(values(f.u));
+    EXPECT_LE(max_abs_diff(values(matmul(f.p, matmul(f.l, f.u))), values(a)), bound) << at;
+    EXPECT_EQ(max_abs(values(triu(f.l, 1))), 0.0) << at;
+    EXPECT_EQ(max_abs(values(tril(f.u, -1))), 0.0) << at;
+    EXPECT_EQ(values(f.p), values(linalg::lu(a).p)) << at << ": the reference's pivots";
+  }
+  // The determinant's sign comes from the pivots: rows rolled by one (an odd permutation at n = 300) of a matrix
+  // near the identity; and an exactly zero column gives an exactly zero pivot, so a zero determinant.
+  const std::int64_t n = 300;
+  const Tensor near_identity = random_matrices({}, n, dtype, 5) * 0.01 + eye(Shape{n, n}, dtype, reference_backend());
+  const Tensor rolled =
+      concatenate({matrix_block(near_identity, 1, 0, n - 1, n), matrix_block(near_identity, 0, 0, 1, n)}, 0);
+  const double want = linalg::determinant(rolled).item(),
+               got = linalg::determinant(rolled.to(vulkan::backend())).item();
+  EXPECT_LT(want, 0.0);
+  EXPECT_NEAR(got, want, 64 * n * eps * std::abs(want));
+  std::vector<double> singular = values(near_identity);  // U's diagonal near 1: its product neither overflows
+  for (std::int64_t i = 0; i < n; ++i) singular[i * n + 200] = 0.0;
+  EXPECT_EQ(linalg::determinant(as_type(tensor<double>(singular, {n, n}), dtype).to(vulkan::backend())).item(), 0.0);
 }
 
 TEST_P(Linalg, VulkanTriangularSolveMatchesTheReferenceEveryWay) {

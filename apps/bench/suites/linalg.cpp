@@ -94,7 +94,8 @@ SuiteReport run_linalg_suite(const Options& o) {
            1e-4});
   }
   // Batched small matrices (the 10^5 x 8, 16, 32), then one larger matrix per function (the one-workgroup
-  // kernels' weak side, but for cholesky, which is blocked onto GEMMs from 129² on), and the 4096² cholesky.
+  // kernels' weak side, but for cholesky and lu, blocked onto GEMMs past 128² and 256²), and the 4096²
+  // cholesky and lu.
   std::vector<Case> cases;
   const std::int64_t batch = o.smoke ? 64 : 100000;
   for (std::int64_t n : o.smoke ? std::vector<std::int64_t>{8} : std::vector<std::int64_t>{8, 16, 32})
@@ -102,6 +103,7 @@ SuiteReport run_linalg_suite(const Options& o) {
       if (id != "fft") cases.push_back({id, batch, n});
   for (const std::string id : {"cholesky", "lu", "qr"}) cases.push_back({id, 1, o.smoke ? 16 : 512});
   cases.push_back({"cholesky", 1, o.smoke ? 256 : 4096});
+  cases.push_back({"lu", 1, o.smoke ? 260 : 4096});
   // The FFT sizes: one 2^24-point c64 transform, and 1024 rows of 4096.
   cases.push_back({"fft", 1, o.smoke ? 4096 : std::int64_t{1} << 24});
   cases.push_back({"fft", o.smoke ? 4 : 1024, 4096});

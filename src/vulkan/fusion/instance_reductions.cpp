@@ -9,7 +9,8 @@
 
 namespace nxv::vulkan::fusion::instance {
 
-std::string InstanceGenerator::combine(ReduceFn fn, const std::string& type, const std::string& a, const std::string& b) {
+std::string InstanceGenerator::combine(ReduceFn fn, const std::string& type, const std::string& a,
+                                       const std::string& b) {
   switch (fn) {
     case ReduceFn::sum:
       return "nxv_reduce_add(" + a + ", " + b + ")";
@@ -33,8 +34,9 @@ void InstanceGenerator::define_reduce_add(const std::string& type) {
                                                  type + " r = a + b; return r; }\n");
 }
 
-std::string InstanceGenerator::ordered_reduce(std::int64_t n, const std::function<std::string(const std::string&)>& value, ReduceFn fn,
-                           const std::string& type, const std::string& identity) {
+std::string InstanceGenerator::ordered_reduce(std::int64_t n,
+                                              const std::function<std::string(const std::string&)>& value, ReduceFn fn,
+                                              const std::string& type, const std::string& identity) {
   if (fn == ReduceFn::sum) define_reduce_add(type);
   const std::string r = fresh("r");
   if (n <= kStaticLanes) {
@@ -85,8 +87,8 @@ void InstanceGenerator::chunks_then_partials(
 }
 
 void InstanceGenerator::chunk_reduce(const std::string& r, const std::string& first, const std::string& length,
-                  const std::function<std::string(const std::string&)>& value, ReduceFn fn, const std::string& type,
-                  const std::string& identity) {
+                                     const std::function<std::string(const std::string&)>& value, ReduceFn fn,
+                                     const std::string& type, const std::string& identity) {
   const std::string lanes = fresh("lanes");
   line(type + " " + lanes + "[" + std::to_string(kLanes) + "];");
   const std::string l = fresh("l"), j = fresh("j"), step = fresh("s");
@@ -111,8 +113,8 @@ void InstanceGenerator::chunk_reduce(const std::string& r, const std::string& fi
   line(type + " " + r + " = " + lanes + "[0];");
 }
 
-std::string InstanceGenerator::group_reduce(std::int64_t n, const std::function<std::string(const std::string&)>& value, ReduceFn fn,
-                         const std::string& type, const std::string& identity) {
+std::string InstanceGenerator::group_reduce(std::int64_t n, const std::function<std::string(const std::string&)>& value,
+                                            ReduceFn fn, const std::string& type, const std::string& identity) {
   if (fn == ReduceFn::sum) define_reduce_add(type);
   const std::string r = fresh("r");
   if (n <= kChunk) {
@@ -128,9 +130,9 @@ std::string InstanceGenerator::group_reduce(std::int64_t n, const std::function<
   return r;
 }
 
-void InstanceGenerator::group_chunk(const std::string& r, const std::string& first, const std::string& length, std::int64_t most,
-                 const std::function<std::string(const std::string&)>& value, ReduceFn fn, const std::string& type,
-                 const std::string& identity) {
+void InstanceGenerator::group_chunk(const std::string& r, const std::string& first, const std::string& length,
+                                    std::int64_t most, const std::function<std::string(const std::string&)>& value,
+                                    ReduceFn fn, const std::string& type, const std::string& identity) {
   static_assert(kLanes == kGroupLanes, "lane l of the reference's order is invocation l");
   const std::string lane = fresh("lane");
   line(type + " " + lane + " = " + identity + ";");
@@ -270,8 +272,8 @@ void InstanceGenerator::emit_cumulative(const Graph& g, const Node& n) {
   if (a.fn == ReduceFn::sum) define_reduce_add(type);
   const auto scan = [&] {
     for_each(outer * inner, [&](const std::string& line_index) {
-      const std::string base = "((" + line_index + " / " + u(inner) + ") * " + u(length * inner) + " + " +
-                               line_index + " % " + u(inner) + ")";
+      const std::string base = "((" + line_index + " / " + u(inner) + ") * " + u(length * inner) + " + " + line_index +
+                               " % " + u(inner) + ")";
       const std::string acc = fresh("acc");
       line(type + " " + acc + ";");
       for_each(length, [&](const std::string& step) {

@@ -1,7 +1,7 @@
 // OpCode::cholesky, triangular_solve, lu (src/vulkan/kernels/linalg.comp), qr, eigh and svd (linalg_orthogonal.comp):
 // one workgroup per matrix, the algorithms of the reference with a barrier between their steps. This is the kernel for
-// many small matrices; a large Cholesky factorisation is blocked onto GEMMs (linalg_blocked.cpp), while the other
-// large factorisations still run on a single workgroup (correct, but far from the device's speed).
+// many small matrices; large Cholesky and LU factorisations are blocked onto GEMMs (linalg_blocked.cpp), while qr,
+// eigh and svd of a large matrix still run on a single workgroup (correct, but far from the device's speed).
 #include <algorithm>
 #include <functional>
 
@@ -136,6 +136,10 @@ bool linalg(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& res
   }
   if (call.code == OpCode::cholesky && blocked_cholesky_pays(n) && matrices > 0) {
     result = buffer_of(blocked_cholesky(a));
+    return true;
+  }
+  if (call.code == OpCode::lu && blocked_lu_pays(n) && matrices > 0) {
+    result = buffer_of(blocked_lu(a));
     return true;
   }
   const Steps steps = steps_of(call, push);

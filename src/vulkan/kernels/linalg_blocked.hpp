@@ -11,5 +11,10 @@ namespace nxv::vulkan::kernels {
 bool blocked_cholesky_pays(std::int64_t n);
 // The lower Cholesky factor of a[..., n, n] (its lower triangle read), by recursive blocking onto matmul.
 Tensor blocked_cholesky(const Tensor& a);
+// Whether an LU factorisation of order n runs recursively blocked.
+bool blocked_lu_pays(std::int64_t n);
+// OpCode::lu's packed result [..., n, n + 2] (factors, the rows' order, getf2's pivots, as a's dtype) of a[..., n, n]
+// by recursion onto matmul.
+Tensor blocked_lu(const Tensor& a);
 
 }  // namespace nxv::vulkan::kernels

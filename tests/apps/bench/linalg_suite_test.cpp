@@ -25,8 +25,8 @@ TEST(BenchLinalg, SmokeRunChecksEveryFunctionAndReportsEveryCase) {
   EXPECT_FALSE(r.failed()) << r.status;
   EXPECT_GE(r.checks.size(), 7u);  // the six functions and fft against the reference
   for (const Check& c : r.checks) EXPECT_TRUE(c.ok()) << c.what << ": " << c.rel_error;
-  // six functions batched, three on one larger matrix, a blocked cholesky, two fft shapes
-  ASSERT_EQ(r.rows.size(), 12u);
+  // six functions batched, three on one larger matrix, a blocked cholesky and lu, two fft shapes
+  ASSERT_EQ(r.rows.size(), 13u);
   for (const Row& row : r.rows) {
     EXPECT_EQ(row.id.rfind("linalg.", 0), 0u) << row.id;
     ASSERT_TRUE(row.a.has_value()) << row.id;
