@@ -3,9 +3,9 @@
 // Every function takes f32 or f64 matrices in the last two axes and is batched over the others (a[..., n, n]); an
 // integer or pred input is refused (convert it with as_type), as is f16/bf16 (too few bits to factorise in).
 // cholesky, triangular_solve, lu, qr, eigh and svd are ops of their own (a CPU reference kernel and a Vulkan kernel
-// each, one matrix per workgroup; on Vulkan a cholesky past order 128 and an lu past 256 are blocked onto GEMMs);
-// solve, least_squares, determinant, invert, matrix_power, pinv and norm are built from them and the other ops, so
-// they run, fuse and differentiate wherever those do.
+// each, one matrix per workgroup; on Vulkan cholesky and triangular_solve past order 128 and lu past 256 are
+// blocked onto GEMMs); solve, least_squares, determinant, invert, matrix_power, pinv and norm are built from them
+// and the other ops, so they run, fuse and differentiate wherever those do.
 //
 // Singular and non-positive-definite input gives NaN or infinity, never an error (the data lives on the device):
 //  - cholesky of a matrix that is not positive definite: NaN from the first column whose pivot is not positive

@@ -321,6 +321,31 @@ TEST_P(Linalg, VulkanTriangularSolveMatchesTheReferenceEveryWay) {
                          "solve with a vector");
 }
 
+TEST_P(Linalg, VulkanBlockedTriangularSolveMatchesTheReferenceEveryWay) {
+  NXV_REQUIRE_VULKAN();
+  const DType dtype = GetParam();
+  // Order 200, past 128: blocked onto matmul (src/vulkan/kernels/linalg_blocked.cpp). Off-diagonal entries of
+  // 1/n at most keep every triangle well conditioned, the unit-diagonal ones too (the error is then within n ε).
+  const std::int64_t n = 200;
+  const Tensor a = random_matrices({2}, n, dtype, 86) / static_cast<double>(n) + eye(Shape{n, n}, dtype);
+  for (bool left : {true, false})
+    for (bool lower : {true, false})
+      for (bool transpose_a : {true, false})
+        for (bool unit : {true, false}) {
+          const TriangularSolveOptions o{left, lower, transpose_a, unit};
+          const Tensor b = uniform(key(87), left ? Shape{2, n, 5} : Shape{2, 5, n}, dtype, -1.0, 1.0);
+          expect_close_on_vulkan(
+              [o](const std::vector<Tensor>& x) { return linalg::triangular_solve(x[0], x[1], o); }, {a, b},
+              "blocked triangular_solve left " + std::to_string(left) + " lower " + std::to_string(lower) +
+                  " transpose " + std::to_string(transpose_a) + " unit " + std::to_string(unit),
+              static_cast<double>(n));
+        }
+  // solve and invert of order 300: the blocked lu, then two blocked triangular solves.
+  const Tensor m = random_matrices({}, 300, dtype, 88, 300.0);
+  expect_close_on_vulkan([](const std::vector<Tensor>& x) { return linalg::invert(x[0]); }, {m}, "invert 300",
+                         4.0 * 300);
+}
+
 TEST_P(Linalg, VulkanCompositesMatchTheReference) {
   NXV_REQUIRE_VULKAN();
   const DType dtype = GetParam();

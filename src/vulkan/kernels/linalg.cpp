@@ -1,7 +1,8 @@
 // OpCode::cholesky, triangular_solve, lu (src/vulkan/kernels/linalg.comp), qr, eigh and svd (linalg_orthogonal.comp):
 // one workgroup per matrix, the algorithms of the reference with a barrier between their steps. This is the kernel for
-// many small matrices; large Cholesky and LU factorisations are blocked onto GEMMs (linalg_blocked.cpp), while qr,
-// eigh and svd of a large matrix still run on a single workgroup (correct, but far from the device's speed).
+// many small matrices; large Cholesky and LU factorisations and triangular solves are blocked onto GEMMs
+// (linalg_blocked.cpp), while qr, eigh and svd of a large matrix still run on a single workgroup (correct, but far
+// from the device's speed).
 #include <algorithm>
 #include <functional>
 
@@ -136,6 +137,11 @@ bool linalg(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& res
   }
   if (call.code == OpCode::cholesky && blocked_cholesky_pays(n) && matrices > 0) {
     result = buffer_of(blocked_cholesky(a));
+    return true;
+  }
+  if (call.code == OpCode::triangular_solve && blocked_triangular_solve_pays(n) && matrices > 0 &&
+      num_elements(out.shape) > 0) {
+    result = buffer_of(blocked_triangular_solve(a, in[1], call.attrs_as<TriangularSolveAttrs>()));
     return true;
   }
   if (call.code == OpCode::lu && blocked_lu_pays(n) && matrices > 0) {

@@ -16,6 +16,10 @@
 // by that factorisation's rows. A tall panel recurses down to single columns (pivot: the first largest |a_i0|, as
 // getf2; the column below a non-zero pivot divided by it); a square block of order up to kSquareLu goes to the
 // one-workgroup kernel. The pivots are getf2's in exact arithmetic; with rounding, a near tie may pick another row.
+//
+// A triangular solve of order past 128 is brought to op(a) = a on the left (a transpose is copied, a right-side
+// system transposed), then split the same way: X1 = A11^-1 B1, X2 = A22^-1 (B2 - A21 X1) for a lower a (the upper
+// one from the bottom up), inverted diagonal blocks of kPanel at the leaves.
 #include "vulkan/kernels/linalg_blocked.hpp"
 
 #include "nxv/indexing.hpp"
@@ -135,6 +139,40 @@ bool blocked_lu_pays(std::int64_t n) { return n > kSquareLu; }
 Tensor blocked_lu(const Tensor& a) {
   const PanelLu f = panel_lu(a);
   return concatenate({f.factors, as_type(f.perm, a.dtype()), as_type(f.pivots, a.dtype())}, -1);
+}
+
+namespace {
+
+// X = a^-1 b, a triangular [..., n, n] (the triangle `lower` names read; a unit diagonal assumed where `unit`), b
+// [..., n, k].
+Tensor solve_left(const Tensor& a, const Tensor& b, bool lower, bool unit) {
+  const std::int64_t n = order(a), k = b.shape()[b.rank() - 1];
+  if (n <= kPanel) {
+    const Tensor identity = broadcast(eye(Shape{n, n}, a.dtype(), a.backend()), a.shape());
+    return matmul(linalg::triangular_solve(a, identity, {.lower = lower, .unit_diagonal = unit}), b);
+  }
+  const std::int64_t h = split(n);
+  const Tensor a11 = matrix_block(a, 0, 0, h, h), a22 = matrix_block(a, h, h, n - h, n - h);
+  const Tensor b1 = matrix_block(b, 0, 0, h, k), b2 = matrix_block(b, h, 0, n - h, k);
+  if (lower) {
+    const Tensor x1 = solve_left(a11, b1, lower, unit);
+    return concatenate({x1, solve_left(a22, b2 - matmul(matrix_block(a, h, 0, n - h, h), x1), lower, unit)}, -2);
+  }
+  const Tensor x2 = solve_left(a22, b2, lower, unit);
+  return concatenate({solve_left(a11, b1 - matmul(matrix_block(a, 0, h, h, n - h), x2), lower, unit), x2}, -2);
+}
+
+}  // namespace
+
+bool blocked_triangular_solve_pays(std::int64_t n) { return n > 2 * kPanel; }
+
+Tensor blocked_triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveAttrs& attrs) {
+  // op(a) x = b, or x op(a) = b <=> op(a)ᵀ xᵀ = bᵀ: either way a left-side solve with an explicit matrix.
+  const bool transposed = attrs.transpose_a != !attrs.left_side;  // the matrix to solve with is aᵀ
+  const Tensor m = transposed ? matrix_transpose(a) : a;
+  const bool lower = attrs.lower != transposed;
+  if (attrs.left_side) return solve_left(m, b, lower, attrs.unit_diagonal);
+  return matrix_transpose(solve_left(m, matrix_transpose(b), lower, attrs.unit_diagonal));
 }
 
 }  // namespace nxv::vulkan::kernels

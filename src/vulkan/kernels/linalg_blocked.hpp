@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "nxv/tensor.hpp"
+#include "ops/op.hpp"
 
 namespace nxv::vulkan::kernels {
 
@@ -16,5 +17,9 @@ bool blocked_lu_pays(std::int64_t n);
 // OpCode::lu's packed result [..., n, n + 2] (factors, the rows' order, getf2's pivots, as a's dtype) of a[..., n, n]
 // by recursion onto matmul.
 Tensor blocked_lu(const Tensor& a);
+// Whether a triangular solve of order n runs blocked.
+bool blocked_triangular_solve_pays(std::int64_t n);
+// OpCode::triangular_solve's result for a[..., n, n] and b (batch axes already a's), blocked onto matmul.
+Tensor blocked_triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveAttrs& attrs);
 
 }  // namespace nxv::vulkan::kernels
