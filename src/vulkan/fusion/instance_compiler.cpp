@@ -2,6 +2,7 @@
 // the SPIR-V cache, and its executable, which packs the inputs per dtype, dispatches every instance (in chunks where
 // the scratch memory or the grid would be too large for one dispatch) and unpacks the outputs.
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 
 #include "core/settings.hpp"
@@ -148,6 +149,11 @@ class InstanceCompiler final : public MapCompiler {
     // scratch, the graph is generated again for the group (generation costs milliseconds; the compile is once).
     const std::string mapping = settings::value(settings::Id::CHAIN_SHADERS);
     options.group = mapping == "workgroup";
+    using Clock = std::chrono::steady_clock;
+    const auto ms_since = [](Clock::time_point t) {
+      return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    };
+    const Clock::time_point generation_start = Clock::now();
     std::optional<InstanceKernel> k = fusion::generate_instance_kernel(graph, batched, options, why);
     if (k && mapping != "invocation" && !options.group && !f.loop_trips_capped && !k->scratch.empty()) {
       options.group = true;
@@ -169,12 +175,18 @@ class InstanceCompiler final : public MapCompiler {
       why = "64-bit values on a device without them";
       return nullptr;
     }
+    const double generation_ms = ms_since(generation_start);
     fusion::ShaderCache::Entry entry;
     const Pipeline* pipeline = nullptr;
+    double compile_ms = 0, pipeline_ms = 0;
     try {
+      const Clock::time_point compile_start = Clock::now();
       entry = fusion::shader_cache().get(k->glsl);
+      compile_ms = ms_since(compile_start);
       register_runtime_shader(entry.name, *entry.spirv);
+      const Clock::time_point pipeline_start = Clock::now();
       pipeline = rt.pipeline(entry.name);
+      pipeline_ms = ms_since(pipeline_start);
     } catch (const Error& e) {  // a generator bug must not stop a sampler: it runs vectorized, and says why
       const std::string what = e.what();
       why = "the generated kernel did not compile: " + what.substr(0, what.find('\n'));
@@ -196,8 +208,9 @@ class InstanceCompiler final : public MapCompiler {
                                    std::to_string(k->shared_bytes) + " shared bytes, "
                              : std::string("one invocation per instance, "))
                 << scratch << " scratch bytes per instance, " << k->bindings() << " bindings"
-                << (k->cap_trips ? ", loop trips counted" : "") << "; SPIR-V "
-                << (file ? file->string() : std::string("in memory")) << "\n"
+                << (k->cap_trips ? ", loop trips counted" : "") << "; generated in " << generation_ms
+                << " ms, GLSL to SPIR-V " << compile_ms << " ms (or the cache's), pipeline " << pipeline_ms
+                << " ms (the driver's compile); SPIR-V " << (file ? file->string() : std::string("in memory")) << "\n"
                 << k->glsl;
     }
     return std::make_unique<InstanceExecutable>(std::move(*k), pipeline, std::move(constants), batched,
