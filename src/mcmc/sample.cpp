@@ -24,9 +24,13 @@ constexpr int kInitAttempts = 100;
 // Key streams of a chain besides its iterations t >= 0 (fold_in(chain key, t)): initial point attempt a is
 // fold_in(chain key, -1 - a), the step-size search after window w is fold_in(chain key, kSearchStream - w).
 constexpr std::int64_t kSearchStream = -1000;
-// NXV_CHAIN_SHADERS=auto runs chain shaders from this many chains on: one invocation per chain needs many chains to
-// fill a GPU (at 1024 chains on the H100 the vectorized path was 3-5x faster, bench/RESULTS.md).
-constexpr std::int64_t kChainShaderMinChains = 16384;
+// NXV_CHAIN_SHADERS=auto runs chain shaders below this many chains, where the backend generates them with a
+// workgroup per chain and every value in shared memory (the instance compiler declines the other forms in auto).
+// On the H100 (bench/RESULTS.md, 2026-12-07): logistic 8 x 200 at 1024 chains sampled 1.6x (HMC) and 2.1x (NUTS)
+// faster so than vectorized, but NUTS at 65536 chains was slower (the group mapping fills the GPU at ~1024 chains
+// and then scales linearly, while the vectorized path still gains), as were one invocation per chain at 1024 chains
+// (3-5x slower) and the regime model, whose values spill to scratch memory (5.5x slower).
+constexpr std::int64_t kChainShaderMaxChains = 16384;
 // Per-iteration outputs are stacked on the device this many at a time before they are copied to the host.
 constexpr std::size_t kStackChunk = 16;
 
@@ -207,8 +211,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
   // Every chain's step: a chain shader (one invocation per chain runs its whole transition) where the backend can
   // generate it, else jit(vectorize(one_step)). Inputs: the chain keys, the state, the control (shared).
   const std::string chain_shader_mode = settings::value(settings::Id::CHAIN_SHADERS);
-  const bool chain_shaders =
-      chain_shader_mode != "0" && (chain_shader_mode != "auto" || C >= kChainShaderMinChains);  // 1 or a mapping
+  const bool chain_shaders = chain_shader_mode != "0" && (chain_shader_mode != "auto" || C < kChainShaderMaxChains);
   std::vector<bool> per_chain(1 + state.size() + 1, true);
   per_chain.back() = false;
   nxv::detail::JitMap step_map(

@@ -166,6 +166,15 @@ class InstanceCompiler final : public MapCompiler {
                   << group_why << "\n";
     }
     if (!k) return nullptr;
+    // auto (mcmc::sample's default): only the form measured faster than the vectorized path, a workgroup per
+    // instance with every value in shared memory (src/mcmc/sample.cpp's kChainShaderMaxChains says what was measured).
+    if (mapping == "auto" && (!k->group || !k->scratch.empty())) {
+      why = std::string(
+                "NXV_CHAIN_SHADERS=auto takes a workgroup per instance with every value in shared memory; "
+                "this kernel has ") +
+            (k->group ? "values in scratch memory" : "one invocation per instance");
+      return nullptr;
+    }
     if (k->bindings() > f.max_bindings) {
       why = std::to_string(k->bindings()) + " bindings (the device allows " + std::to_string(f.max_bindings) + ")";
       return nullptr;
