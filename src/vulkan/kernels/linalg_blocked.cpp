@@ -23,7 +23,6 @@
 #include "vulkan/kernels/linalg_blocked.hpp"
 
 #include "nxv/indexing.hpp"
-#include "nxv/linalg.hpp"
 #include "nxv/ops.hpp"
 #include "ops/apply.hpp"
 #include "ops/matrix_block.hpp"
@@ -36,6 +35,19 @@ constexpr std::int64_t kSquareLu = 256;  // a square LU up to this order: the on
 
 int rows_axis(const Tensor& t) { return t.rank() - 2; }
 
+// The ops themselves (their one-workgroup kernels at these orders), not nxv::linalg's front ends: the arguments are
+// already checked and batched alike.
+Tensor cholesky_op(const Tensor& a) { return apply(OpCall{OpCode::cholesky, NoAttrs{}}, {a}, a.type()); }
+Tensor triangular_solve_op(const Tensor& a, const Tensor& b, bool lower, bool unit) {
+  const TriangularSolveAttrs attrs{.left_side = true, .lower = lower, .transpose_a = false, .unit_diagonal = unit};
+  return apply(OpCall{OpCode::triangular_solve, attrs}, {a, b}, b.type());
+}
+// a's inverse, a triangular [..., n, n].
+Tensor triangular_inverse(const Tensor& a, bool lower, bool unit) {
+  const std::int64_t n = a.shape()[a.rank() - 1];
+  return triangular_solve_op(a, broadcast(eye(Shape{n, n}, a.dtype(), a.backend()), a.shape()), lower, unit);
+}
+
 std::int64_t order(const Tensor& a) { return a.shape()[a.rank() - 1]; }
 
 // Where to split an order n > kPanel: about half, on a multiple of kPanel (so the leaves are whole panels).
@@ -45,9 +57,7 @@ std::int64_t split(std::int64_t n) { return std::max<std::int64_t>(kPanel, (n / 
 Tensor solve_right_transposed(const Tensor& b, const Tensor& l) {
   const std::int64_t n = order(l), m = b.shape()[b.rank() - 2];
   if (n <= kPanel) {
-    const Tensor identity = broadcast(eye(Shape{n, n}, l.dtype(), l.backend()), l.shape());
-    const Tensor inverse = linalg::triangular_solve(l, identity, {.left_side = true, .lower = true});
-    return matmul(b, matrix_transpose(inverse));
+    return matmul(b, matrix_transpose(triangular_inverse(l, true, false)));
   }
   const std::int64_t h = split(n);
   const Tensor x1 = solve_right_transposed(matrix_block(b, 0, 0, m, h), matrix_block(l, 0, 0, h, h));
@@ -62,7 +72,7 @@ bool blocked_cholesky_pays(std::int64_t n) { return n > 2 * kPanel; }
 
 Tensor blocked_cholesky(const Tensor& a) {
   const std::int64_t n = order(a);
-  if (!blocked_cholesky_pays(n)) return linalg::cholesky(a);  // the one-workgroup kernel
+  if (!blocked_cholesky_pays(n)) return cholesky_op(a);  // the one-workgroup kernel
   const std::int64_t h = split(n);
   const Tensor l11 = blocked_cholesky(matrix_block(a, 0, 0, h, h));
   const Tensor l21 = solve_right_transposed(matrix_block(a, h, 0, n - h, h), l11);
@@ -80,9 +90,7 @@ namespace {
 Tensor solve_unit_lower(const Tensor& l, const Tensor& b) {
   const std::int64_t n = order(l), k = b.shape()[b.rank() - 1];
   if (n <= kPanel) {
-    const Tensor identity = broadcast(eye(Shape{n, n}, l.dtype(), l.backend()), l.shape());
-    const Tensor inverse = linalg::triangular_solve(l, identity, {.lower = true, .unit_diagonal = true});
-    return matmul(inverse, b);
+    return matmul(triangular_inverse(l, true, true), b);
   }
   const std::int64_t h = split(n);
   const Tensor x1 = solve_unit_lower(matrix_block(l, 0, 0, h, h), matrix_block(b, 0, 0, h, k));
@@ -148,8 +156,7 @@ namespace {
 Tensor solve_left(const Tensor& a, const Tensor& b, bool lower, bool unit) {
   const std::int64_t n = order(a), k = b.shape()[b.rank() - 1];
   if (n <= kPanel) {
-    const Tensor identity = broadcast(eye(Shape{n, n}, a.dtype(), a.backend()), a.shape());
-    return matmul(linalg::triangular_solve(a, identity, {.lower = lower, .unit_diagonal = unit}), b);
+    return matmul(triangular_inverse(a, lower, unit), b);
   }
   const std::int64_t h = split(n);
   const Tensor a11 = matrix_block(a, 0, 0, h, h), a22 = matrix_block(a, h, h, n - h, n - h);
