@@ -218,7 +218,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
       [&](std::span<const Tensor> in) {
         return one_step(in[0], std::vector<Tensor>(in.begin() + 1, in.end() - 1), in.back());
       },
-      per_chain, chain_shaders);
+      per_chain, chain_shaders, chain_shader_mode == "auto");
   // [keys, state..., last]: the flat inputs both maps take.
   const auto inputs = [](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& last) {
     std::vector<Tensor> in = {keys};
@@ -236,7 +236,7 @@ Samples sample(const Model& model, const SampleOptions& o) {
         return detail::pack(
             detail::restart_step_size(f, {s[0], s[1], s[2]}, a, nn::fold_in(in[0], kSearchStream - in.back())));
       },
-      per_chain, chain_shaders);
+      per_chain, chain_shaders, chain_shader_mode == "auto");
   const auto search = [&](const Tensor& keys, const std::vector<Tensor>& st, const Tensor& window) {
     return search_map(inputs(keys, st, window));
   };

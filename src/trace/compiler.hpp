@@ -52,9 +52,10 @@ class MapCompiler {
  public:
   virtual ~MapCompiler() = default;
   // An executable for `graph` (parameter i batched where batched[i]), or nullptr and `why` when the graph has
-  // something the compiler does not generate.
-  virtual std::unique_ptr<MapExecutable> compile(const Graph& graph, const std::vector<bool>& batched,
-                                                 std::string& why) = 0;
+  // something the compiler does not generate, or, with `faster_only`, when the compiler would generate a form
+  // measured slower than the vectorized path (mcmc::sample's NXV_CHAIN_SHADERS=auto).
+  virtual std::unique_ptr<MapExecutable> compile(const Graph& graph, const std::vector<bool>& batched, std::string& why,
+                                                 bool faster_only) = 0;
 };
 
 }  // namespace nxv

@@ -18,8 +18,8 @@ struct JitMap::Entry {
   std::string why;
 };
 
-JitMap::JitMap(Fn fn, std::vector<bool> batched, bool enabled)
-    : fn_(std::move(fn)), batched_(std::move(batched)), enabled_(enabled) {
+JitMap::JitMap(Fn fn, std::vector<bool> batched, bool enabled, bool faster_only)
+    : fn_(std::move(fn)), batched_(std::move(batched)), enabled_(enabled), faster_only_(faster_only) {
   InAxes axes;
   for (const bool b : batched_) axes.push_back(b ? std::optional<int>(0) : not_batched);
   vectorized_ = jit([fn = fn_, axes](const std::vector<Tensor>& xs) {
@@ -57,7 +57,7 @@ std::vector<Tensor> JitMap::operator()(std::span<const Tensor> inputs) {
       }
       const std::vector<Tensor> outputs = fn_(params);
       const Graph graph = scope.tracer().finish(outputs);
-      e->executable = compiler->compile(graph, batched_, e->why);
+      e->executable = compiler->compile(graph, batched_, e->why, faster_only_);
     }
     if (settings::flag(settings::Id::DEBUG))
       std::cerr << "nxv jit_map: " << (e->executable ? "per instance" : "vectorized (" + e->why + ")") << "\n";

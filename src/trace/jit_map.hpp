@@ -23,7 +23,8 @@ class JitMap {
  public:
   using Fn = std::function<std::vector<Tensor>(std::span<const Tensor>)>;
   // batched[i]: whether input i carries the batch along axis 0 (at least one does; all batch sizes agree).
-  JitMap(Fn fn, std::vector<bool> batched, bool enabled = true);
+  // faster_only: run per instance only in the forms the backend measured faster than vectorized (MapCompiler).
+  JitMap(Fn fn, std::vector<bool> batched, bool enabled = true, bool faster_only = false);
   ~JitMap();
   std::vector<Tensor> operator()(std::span<const Tensor> inputs);
   // Whether the last call ran per instance; when not, why (empty before the first call).
@@ -35,6 +36,7 @@ class JitMap {
   Fn fn_;
   std::vector<bool> batched_;
   bool enabled_;
+  bool faster_only_;
   std::vector<std::unique_ptr<Entry>> entries_;
   std::function<std::vector<Tensor>(const std::vector<Tensor>&)> vectorized_;
   bool per_instance_ = false;

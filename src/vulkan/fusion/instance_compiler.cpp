@@ -136,8 +136,8 @@ class InstanceExecutable final : public MapExecutable {
 
 class InstanceCompiler final : public MapCompiler {
  public:
-  std::unique_ptr<MapExecutable> compile(const Graph& graph, const std::vector<bool>& batched,
-                                         std::string& why) override {
+  std::unique_ptr<MapExecutable> compile(const Graph& graph, const std::vector<bool>& batched, std::string& why,
+                                         bool faster_only) override {
     Runtime& rt = runtime();
     const DeviceFeatures& f = rt.features();
     // A CPU device (lavapipe) caps loop trips, and its LLVM folds literal constants exactly.
@@ -166,12 +166,13 @@ class InstanceCompiler final : public MapCompiler {
                   << group_why << "\n";
     }
     if (!k) return nullptr;
-    // auto (mcmc::sample's default): only the form measured faster than the vectorized path, a workgroup per
-    // instance with every value in shared memory (src/mcmc/sample.cpp's kChainShaderMaxChains says what was measured).
-    if (mapping == "auto" && (!k->group || !k->scratch.empty())) {
+    // faster_only (mcmc::sample's NXV_CHAIN_SHADERS=auto): only the form measured faster than the vectorized path, a
+    // workgroup per instance with every value in shared memory (src/mcmc/sample.cpp's kChainShaderMaxChains says
+    // what was measured).
+    if (faster_only && (!k->group || !k->scratch.empty())) {
       why = std::string(
-                "NXV_CHAIN_SHADERS=auto takes a workgroup per instance with every value in shared memory; "
-                "this kernel has ") +
+                "only a workgroup per instance with every value in shared memory was measured faster than "
+                "the vectorized path (NXV_CHAIN_SHADERS=auto); this kernel has ") +
             (k->group ? "values in scratch memory" : "one invocation per instance");
       return nullptr;
     }
