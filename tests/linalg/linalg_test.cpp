@@ -371,6 +371,24 @@ TEST(Linalg, JitOnVulkanEqualsEager) {
   EXPECT_EQ(compare_exact(f(a, b).to_host(), jit(f)(a, b).to_host()), "");
 }
 
+TEST(Linalg, JitOfBlockedFactorisationsEqualsEagerCallAfterCall) {
+  NXV_REQUIRE_VULKAN();
+  // The blocked kernels run other ops inside a jitted call (and, with replay, inside a recording): each call, with
+  // new inputs, must equal eager.
+  const auto f = [](const Tensor& a, const Tensor& b) {
+    return linalg::solve(a, b) +
+           linalg::cholesky(matmul(a, matrix_transpose(a)) + eye(Shape{300, 300}, DType::f32, a.backend()));
+  };
+  for (const vulkan::Replay replay : {vulkan::Replay::automatic, vulkan::Replay::always}) {
+    const auto jitted = jit(f, {.compiler = vulkan::compiler({.replay = replay})});
+    for (std::uint64_t call = 0; call < 3; ++call) {
+      const Tensor a = random_matrices({}, 300, DType::f32, 120 + call, 300.0).to(vulkan::backend());
+      const Tensor b = uniform(key(130 + call), {300, 300}, DType::f32, -1.0, 1.0).to(vulkan::backend());
+      EXPECT_EQ(compare_exact(f(a, b).to_host(), jitted(a, b).to_host()), "") << "call " << call;
+    }
+  }
+}
+
 // ---- the composites' values --------------------------------------------------------------------------------
 
 TEST(Linalg, MatrixPowerByRepeatedSquaring) {
