@@ -60,12 +60,17 @@ void print_feature_tiers(const DeviceDescription& d) {
   const auto row = [](const char* name, const std::string& value) {
     std::cout << "    " << name << std::string(std::max<std::size_t>(26 - std::strlen(name), 1), ' ') << value << "\n";
   };
+  // A feature the kernels may need: where it is missing, those kernels' ops take the counted host fallback.
+  const auto feature = [&](bool has, bool masked) {
+    return std::string(yes(has)) + (masked ? " (masked by NXV_DEVICE_MASK)" : "") +
+           (has ? "" : "; kernels that need it fall back to the host");
+  };
   std::cout << "  feature tiers\n";
-  row("f64", yes(d.float64));
-  row("int64", yes(d.int64));
-  row("int8 / int16 arithmetic", std::string(yes(d.int8)) + " / " + yes(d.int16));
-  row("8 / 16-bit storage", std::string(yes(d.storage8)) + " / " + yes(d.storage16));
-  row("f16 arithmetic", yes(d.float16));
+  row("f64", feature(d.float64, mask.float64));
+  row("int64", feature(d.int64, mask.int64));
+  row("int8 arithmetic, storage", feature(d.int8 && d.storage8, mask.int8));
+  row("int16 arithmetic, storage", feature(d.int16 && d.storage16, mask.int16));
+  row("f16 arithmetic", feature(d.float16, mask.float16));
   std::string push = yes(d.push_descriptors);
   if (!d.push_descriptors)
     push += std::string(mask.push_descriptors ? " (masked by NXV_DEVICE_MASK)" : "") +

@@ -2,7 +2,11 @@
 // choke point (src/vulkan/runtime/fallback.cpp), and every such event is counted here -- never silent.
 //
 // Events are named "<op>:<dtype>" (e.g. "binary(pow):f64", "as_type:f32->s32"): the op as nxv::describe()
-// gives it and its first input's dtype (the output's for ops without inputs).
+// gives it and its first input's dtype (the output's for ops without inputs). Where the op has a kernel that needs
+// a shader feature the device lacks (f64 on most phones and Apple GPUs, int64, 8/16-bit storage; NXV_DEVICE_MASK
+// hides them for tests) the name goes on with " [device lacks <feature>]", e.g.
+// "binary(add):f64 [device lacks shaderFloat64]": such events are the device's tier, expected there (README,
+// "What each device gets"), not a missing kernel.
 // NXV_FALLBACK=allow (default) | warn (one line per event on stderr) | error (nxv::Error naming the op, its
 // input shapes and dtypes) sets the initial mode.
 #pragma once
@@ -15,6 +19,12 @@
 namespace nxv::fallback {
 
 using Counts = std::map<std::string, std::uint64_t>;
+
+inline constexpr const char* kDeviceLacks = " [device lacks ";
+// Whether an event is one of a kernel needing a feature the device lacks (its name holds kDeviceLacks).
+bool explained_by_device(const std::string& event);
+// `counts` less the events explained_by_device: the fallbacks a test on any device expects none of.
+Counts unexplained_by_device(const Counts& counts);
 
 // Every fallback event of the process so far, by name.
 Counts totals();

@@ -7,6 +7,7 @@
 #include "ops/op.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/device_mask.hpp"
 #include "vulkan/runtime/fallback.hpp"
 
@@ -50,8 +51,11 @@ class VulkanBackend final : public Backend {
       return inputs[0].storage();
     check_fits_device(out, [&] { return describe(call); });
     BufferPtr result;
-    if (!fallback_forced(call) && kernels::device_ready() && run_native(call, inputs, out, result))
-      return std::make_shared<VulkanStorage>(std::move(result));
+    if (!fallback_forced(call)) try {
+        if (run_native(call, inputs, out, result)) return std::make_shared<VulkanStorage>(std::move(result));
+      } catch (const DeviceLacks& lacking) {  // its kernel needs a feature the device lacks: counted as such
+        return run_on_host(*this, call, inputs, out, lacking.feature());
+      }
     return run_on_host(*this, call, inputs, out);
   }
 

@@ -4,8 +4,12 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <random>
+#include <set>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "support/parity.hpp"
 
@@ -107,10 +111,11 @@ void expect_parity(const std::string& cell, const OpFn& op, const std::vector<Te
   std::vector<Tensor> on_device;
   for (const Tensor& t : inputs) on_device.push_back(t.to(vk));
   Tensor actual;
-  const auto fallbacks = fallback::count([&] {
+  // (Fallbacks of kernels that need a feature the device lacks are its tier's, expected: NXV_DEVICE_MASK=minimum.)
+  const auto fallbacks = fallback::unexplained_by_device(fallback::count([&] {
     actual = op(on_device);
     vulkan::flush();
-  });
+  }));
   EXPECT_TRUE(fallbacks.empty()) << cell << ": host fallbacks: " << fallbacks.begin()->first;
   ASSERT_EQ(&actual.backend(), &vk) << cell;
   const std::string diff = flush ? compare_exact(flush_f32_denormals(expected), flush_f32_denormals(actual.to_host()))
@@ -266,17 +271,34 @@ Tensor test_uniform(DType dtype, const Shape& shape, std::uint64_t seed, double 
 }
 
 namespace {
-// Prints how many op × dtype cells the parity checks covered and the fallbacks seen over the whole run.
+// Prints how many op × dtype cells the parity checks covered and the fallbacks seen over the whole run; those of
+// kernels that need a feature the device lacks as one line per feature, with the ops (all dtypes) they cover.
 class ParitySummary : public ::testing::EmptyTestEventListener {
   void OnTestProgramEnd(const ::testing::UnitTest&) override {
     std::uint64_t total = 0;
     std::string which;
+    std::map<std::string, std::set<std::string>> ops_lacking;  // feature -> "op:dtype"
+    std::uint64_t lacking_total = 0;
     for (const auto& [name, n] : fallback::totals()) {
+      if (const std::size_t at = name.find(fallback::kDeviceLacks); at != std::string::npos) {
+        const std::size_t from = at + std::string_view(fallback::kDeviceLacks).size();
+        ops_lacking[name.substr(from, name.size() - from - 1)].insert(name.substr(0, at));
+        lacking_total += n;
+        continue;
+      }
       total += n;
       which += " " + std::string(name) + ":" + std::to_string(n);
     }
     std::cout << "[parity] " << parity_cells().size() << " op x dtype cells compared with the reference; " << total
               << " host fallbacks in the whole run" << (which.empty() ? "" : " (" + which.substr(1) + ")") << "\n";
+    if (ops_lacking.empty()) return;
+    std::cout << "[parity] " << lacking_total
+              << " more host fallbacks of kernels needing a feature the device lacks:\n";
+    for (const auto& [feature, cells] : ops_lacking) {
+      std::string list;
+      for (const std::string& cell : cells) list += " " + cell;
+      std::cout << "[parity]   " << feature << " (" << cells.size() << " op x dtype cells):" << list << "\n";
+    }
   }
 };
 const bool registered = [] {

@@ -6,6 +6,7 @@
 #include "core/settings.hpp"
 #include "vulkan/fusion/codegen.hpp"
 #include "vulkan/fusion/shader_cache.hpp"
+#include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/runtime.hpp"
 #include "vulkan/runtime/runtime_shaders.hpp"
 
@@ -34,6 +35,10 @@ std::vector<CompiledKernel> compile_kernels(const Graph& graph, std::span<const 
       [&](std::size_t i) {
         const ShaderCache::Entry entry = shader_cache().get(sources[i]);
         vulkan::register_runtime_shader(entry.name, *entry.spirv);
+        // Also the kernels whose pipelines are made at run time (contractions): a missing feature declines the
+        // whole graph now rather than fail a call.
+        const std::string lacks = vulkan::missing_feature(*entry.spirv, vulkan::runtime().features());
+        if (!lacks.empty()) throw vulkan::DeviceLacks(entry.name, lacks);
         compiled[i].shader = entry.name;
         if (pipeline_of_source[i]) compiled[i].pipeline = vulkan::runtime().pipeline(entry.name);
       },

@@ -36,6 +36,7 @@
 #include "vulkan/kernels/dot.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/diagnostics.hpp"
 #include "vulkan/runtime/pipelines.hpp"
 #include "vulkan/runtime/profiler.hpp"
@@ -500,12 +501,20 @@ class VulkanCompiler final : public Compiler {
   explicit VulkanCompiler(const vulkan::CompilerOptions& options) : options_(options) {}
 
   std::unique_ptr<Executable> compile(const Graph& graph, const Signature& signature) override {
-    if (!vulkan::available() || !vulkan::kernels::device_ready()) return evaluator()->compile(graph, signature);
+    if (!vulkan::available()) return evaluator()->compile(graph, signature);
     Backend& vk = vulkan::backend();
     if (signature.backends.empty()) return evaluator()->compile(graph, signature);  // runs on the default backend
     for (Backend* b : signature.backends)
       if (b != &vk) return evaluator()->compile(graph, signature);
-    return std::make_unique<FusedExecutable>(graph, signature, options_);
+    try {
+      return std::make_unique<FusedExecutable>(graph, signature, options_);
+    } catch (const vulkan::DeviceLacks& lacking) {
+      // A generated kernel needs a feature the device lacks (f64 on Apple GPUs...): the graph runs op by op, each
+      // op natively or through the counted host fallback.
+      if (settings::flag(settings::Id::DEBUG))
+        std::cerr << "nxv fusion compiler: " << lacking.what() << "; the graph runs op by op\n";
+      return evaluator()->compile(graph, signature);
+    }
   }
 
  private:

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "vulkan/kernels/kernels.hpp"
+#include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/external.hpp"
 #include "vulkan/runtime/storage.hpp"
 
@@ -114,7 +115,7 @@ Plan* plan_for(std::int64_t n, std::int64_t rows, bool f64) {
 bool fft(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
   const bool f64 = out.dtype == DType::f64;
   if (out.dtype != DType::f32 && !f64) return false;
-  if (f64 && !runtime().features().float64) return false;
+  if (f64 && !runtime().features().float64) throw DeviceLacks("VkFFT (c128)", "shaderFloat64");
   const std::int64_t n = out.shape[out.shape.size() - 2];
   const std::int64_t values = num_elements(out.shape);
   const std::uint64_t bytes = static_cast<std::uint64_t>(values) * size_of(out.dtype);

@@ -5,11 +5,6 @@
 
 namespace nxv::vulkan::kernels {
 
-bool device_ready() {
-  const DeviceFeatures& f = runtime().features();
-  return f.float64 && f.int64 && f.storage8 && f.int8_arithmetic;
-}
-
 namespace {
 struct ShaderTypes {
   GlslType glsl;

@@ -14,9 +14,6 @@ namespace nxv::vulkan::kernels {
 
 inline constexpr std::uint32_t kGroupSize = 256;  // local_size_x of the 1-D kernels
 
-// Every kernel needs f64 (f32 math runs through it), int64 and 8-bit storage/arithmetic; a device without them
-// runs everything through the host fallback.
-bool device_ready();
 // The shader variant suffix of a dtype: "u8" for pred and u8 (one byte, computed in uint), else its name.
 const char* variant_name(DType t);
 // A dtype's types in GLSL, as kernels.cmake's nxv_type_defines gives them to each variant: <prefix>_STORE (the

@@ -123,17 +123,20 @@ Context::Context() : instance(create_instance()) {
                      vk::PhysicalDeviceVulkan12Features, vk::PhysicalDeviceCooperativeMatrixFeaturesNV>
       chain;
   auto& want10 = chain.get<vk::PhysicalDeviceFeatures2>().features;
-  want10.shaderFloat64 = VK_TRUE;
-  want10.shaderInt64 = VK_TRUE;
-  want10.shaderInt16 = VK_TRUE;  // required (s16, u16), like the 8-bit features
+  // Each optional shader feature the device has, as described (NXV_DEVICE_MASK may hide some: they stay off, so
+  // that the validation layer reports a kernel that would use one). Kernels that need a missing one fall back.
+  const DeviceDescription& d = description;
+  want10.shaderFloat64 = d.float64;
+  want10.shaderInt64 = d.int64;
+  want10.shaderInt16 = d.int16;
   auto& want11 = chain.get<vk::PhysicalDeviceVulkan11Features>();
-  want11.storageBuffer16BitAccess = VK_TRUE;
-  want11.uniformAndStorageBuffer16BitAccess = has11.uniformAndStorageBuffer16BitAccess;
+  want11.storageBuffer16BitAccess = d.storage16;
+  want11.uniformAndStorageBuffer16BitAccess = d.storage16 && has11.uniformAndStorageBuffer16BitAccess;
   auto& want12 = chain.get<vk::PhysicalDeviceVulkan12Features>();
-  want12.shaderInt8 = VK_TRUE;
-  want12.storageBuffer8BitAccess = VK_TRUE;
-  want12.uniformAndStorageBuffer8BitAccess = has12.uniformAndStorageBuffer8BitAccess;
-  want12.shaderFloat16 = has12.shaderFloat16;
+  want12.shaderInt8 = d.int8;
+  want12.storageBuffer8BitAccess = d.storage8;
+  want12.uniformAndStorageBuffer8BitAccess = d.storage8 && has12.uniformAndStorageBuffer8BitAccess;
+  want12.shaderFloat16 = d.float16;
   // Tensor cores (describe_device checked the shape, f16, the memory model and 32-wide subgroups).
   const bool tensor_cores = description.cooperative_matrix_f16;
   want12.vulkanMemoryModel = tensor_cores;
@@ -171,7 +174,13 @@ Context::Context() : instance(create_instance()) {
             .get<vk::PhysicalDevicePushDescriptorPropertiesKHR>()
             .maxPushDescriptors;
   memory = physical.getMemoryProperties();
-  features.float64 = features.int64 = features.int8_arithmetic = features.storage8 = true;  // required
+  features.float64 = d.float64;
+  features.int64 = d.int64;
+  features.int16 = d.int16;
+  features.int8_arithmetic = d.int8;
+  features.float16 = d.float16;
+  features.storage8 = d.storage8;
+  features.storage16 = d.storage16;
   features.subgroup_size = description.subgroup_size;
   features.max_workgroup_count_x = limits.maxComputeWorkGroupCount[0];
   features.max_storage_buffer_range = limits.maxStorageBufferRange;

@@ -14,8 +14,21 @@ namespace nxv::vulkan {
 namespace {
 
 constexpr const char* kAccepts =
-    "push-descriptors, buffer-range=SIZE with SIZE in bytes or with a KiB, MiB or GiB suffix, e.g. "
-    "buffer-range=128MiB";
+    "f64, int64, int16, int8, f16, push-descriptors, buffer-range=SIZE with SIZE in bytes or with a KiB, MiB or GiB "
+    "suffix (e.g. buffer-range=128MiB), and minimum (all of these, at 128MiB)";
+
+// The features an entry hides, by name.
+bool DeviceMask::*feature_entry(std::string_view entry) {
+  if (entry == "push-descriptors") return &DeviceMask::push_descriptors;
+  if (entry == "f64") return &DeviceMask::float64;
+  if (entry == "int64") return &DeviceMask::int64;
+  if (entry == "int16") return &DeviceMask::int16;
+  if (entry == "int8") return &DeviceMask::int8;
+  if (entry == "f16") return &DeviceMask::float16;
+  return nullptr;
+}
+
+constexpr std::uint64_t kMinimumBufferRange = std::uint64_t{128} << 20;  // Vulkan's minimum maxStorageBufferRange
 
 // A whole number of bytes > 0, optionally in KiB, MiB or GiB; nullopt when malformed or past 2^64.
 std::optional<std::uint64_t> parse_size(std::string_view text) {
@@ -41,8 +54,14 @@ DeviceMask parse_device_mask(std::string_view setting) {
     setting.remove_prefix(std::min(comma + 1, setting.size()));
     if (entry.empty()) continue;
     const std::string_view name = entry.substr(0, entry.find('='));
-    if (entry == "push-descriptors") {
-      mask.push_descriptors = true;
+    if (bool DeviceMask::*feature = feature_entry(entry)) {
+      mask.*feature = true;
+    } else if (entry == "minimum") {
+      for (bool DeviceMask::*f : {&DeviceMask::push_descriptors, &DeviceMask::float64, &DeviceMask::int64,
+                                  &DeviceMask::int16, &DeviceMask::int8, &DeviceMask::float16})
+        mask.*f = true;
+      mask.buffer_range =
+          mask.buffer_range == 0 ? kMinimumBufferRange : std::min(mask.buffer_range, kMinimumBufferRange);
     } else if (name == "buffer-range") {
       const std::optional<std::uint64_t> size =
           parse_size(name.size() < entry.size() ? entry.substr(name.size() + 1) : std::string_view());
@@ -68,6 +87,12 @@ std::string lowered_by_mask() {
 
 void apply_device_mask(const DeviceMask& mask, DeviceDescription& d) {
   if (mask.push_descriptors) d.push_descriptors = false;
+  if (mask.float64) d.float64 = false;
+  if (mask.int64) d.int64 = false;
+  if (mask.int16) d.int16 = d.storage16 = false;
+  if (mask.int8) d.int8 = d.storage8 = false;
+  if (mask.float16) d.float16 = false;
+  if (!d.float16 || !d.storage16) d.cooperative_matrix_f16 = false;  // its shaders need both
   if (mask.buffer_range != 0) d.max_storage_buffer_range = std::min(d.max_storage_buffer_range, mask.buffer_range);
   d.masked = mask.entries;
 }

@@ -156,12 +156,8 @@ DeviceDescription describe_device(const vk::raii::PhysicalDevice& device, int in
 
   std::vector<std::string> missing;
   if (!vulkan12) missing.push_back("needs Vulkan 1.2, has " + version_string(props.apiVersion));
-  if (vulkan12 && !d.float64) missing.push_back("no shaderFloat64");
-  if (vulkan12 && !d.int64) missing.push_back("no shaderInt64");
-  if (vulkan12 && !d.int8) missing.push_back("no shaderInt8");
-  if (vulkan12 && !d.storage8) missing.push_back("no storageBuffer8BitAccess");
-  if (vulkan12 && !d.int16) missing.push_back("no shaderInt16");
-  if (vulkan12 && !d.storage16) missing.push_back("no storageBuffer16BitAccess");
+  // Nothing else: kernels that need an optional feature the device lacks run through the host fallback
+  // (capabilities.hpp).
   if (!compute_queue) missing.push_back("no compute queue");
   d.usable = missing.empty();
   for (std::size_t i = 0; i < missing.size(); ++i) d.unusable_reason += (i ? ", " : "") + missing[i];
@@ -178,10 +174,8 @@ int pick_from(const std::vector<DeviceDescription>& devices, std::string* reason
           *reason = std::string("the first usable ") + type + " device (discrete > integrated > virtual > cpu)";
         return d.index;
       }
-  detail::fail(
-      "vulkan: no usable Vulkan device (nx_vulkan needs Vulkan 1.2, shaderFloat64, shaderInt64, shaderInt8, "
-      "storageBuffer8BitAccess, shaderInt16, storageBuffer16BitAccess and a compute queue):",
-      device_list(devices));
+  detail::fail("vulkan: no usable Vulkan device (nx_vulkan needs Vulkan 1.2 and a compute queue):",
+               device_list(devices));
 }
 
 std::vector<DeviceDescription> list_devices() {

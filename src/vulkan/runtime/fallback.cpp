@@ -89,6 +89,15 @@ void set_mode(Mode m) { state().mode.store(static_cast<int>(m)); }
 Guard::Guard(Mode mode, std::vector<std::string> allowed) { t_guards.push_back({mode, std::move(allowed)}); }
 Guard::~Guard() { t_guards.pop_back(); }
 
+bool explained_by_device(const std::string& event) { return event.find(kDeviceLacks) != std::string::npos; }
+
+Counts unexplained_by_device(const Counts& counts) {
+  Counts left;
+  for (const auto& [name, n] : counts)
+    if (!explained_by_device(name)) left.emplace(name, n);
+  return left;
+}
+
 bool allowed_by_guard(const std::string& event) {
   if (t_guards.empty()) return false;
   for (const std::string& prefix : t_guards.back().allowed)
@@ -131,13 +140,17 @@ bool fallback_forced(const OpCall& call) {
 }
 
 std::shared_ptr<Storage> run_on_host(Backend& target, const OpCall& call, std::span<const Tensor> inputs,
-                                     const TensorType& out) {
-  const std::string name = event_name(call, inputs, out);
+                                     const TensorType& out, const std::string& lacking) {
+  const std::string name =
+      event_name(call, inputs, out) + (lacking.empty() ? "" : std::string(fallback::kDeviceLacks) + lacking + "]");
   const fallback::Mode m = fallback::allowed_by_guard(name) ? fallback::Mode::allow : fallback::mode();
   if (m == fallback::Mode::error)
-    detail::fail("vulkan: ", op_description(call), " on ", describe_inputs(inputs), " (result ", to_string(out),
-                 ") would run on the host (no native Vulkan kernel), and the fallback mode is error "
-                 "(NXV_FALLBACK=error, fallback::set_mode or a fallback::Guard on this thread)");
+    detail::fail(
+        "vulkan: ", op_description(call), " on ", describe_inputs(inputs), " (result ", to_string(out),
+        ") would run on the host (",
+        lacking.empty() ? "no native Vulkan kernel" : "its kernel needs " + lacking + ", which the device lacks",
+        "), and the fallback mode is error "
+        "(NXV_FALLBACK=error, fallback::set_mode or a fallback::Guard on this thread)");
   {
     std::lock_guard lock(state().mutex);
     ++state().counts[name];

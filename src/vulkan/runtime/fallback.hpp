@@ -19,8 +19,9 @@ void force_fallback_for_testing(const std::string& name_prefix);
 void clear_forced_fallbacks();
 
 // Runs `call` on the reference backend: downloads the inputs, executes, uploads the result to `target`.
-// Counts the event, and warns or throws as NXV_FALLBACK says. The one way an op leaves the GPU.
+// Counts the event, and warns or throws as NXV_FALLBACK says. The one way an op leaves the GPU. `lacking`: the
+// device feature its kernel needs and the device lacks (capabilities.hpp); empty when there is no native kernel.
 std::shared_ptr<Storage> run_on_host(Backend& target, const OpCall& call, std::span<const Tensor> inputs,
-                                     const TensorType& out);
+                                     const TensorType& out, const std::string& lacking = {});
 
 }  // namespace nxv::vulkan

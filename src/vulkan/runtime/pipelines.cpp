@@ -9,6 +9,7 @@
 
 #include "core/settings.hpp"
 #include "nxv/error.hpp"
+#include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/counters.hpp"
 #include "vulkan/runtime/disk_cache.hpp"
 #include "vulkan/runtime/runtime_shaders.hpp"
@@ -122,7 +123,10 @@ const Pipeline* PipelineCache::find(std::string_view shader, std::span<const std
 const PipelineCache::Module& PipelineCache::module(const std::string& shader) const {
   {
     const std::lock_guard lock(modules_mutex_);
-    if (const auto it = modules_.find(shader); it != modules_.end()) return *it->second;
+    if (const auto it = modules_.find(shader); it != modules_.end()) {
+      if (!it->second->lacks.empty()) throw DeviceLacks(shader, it->second->lacks);
+      return *it->second;
+    }
   }
   auto spirv = embedded_shader(shader);
   if (spirv.empty()) spirv = runtime_shader(shader);  // a fused kernel of src/vulkan/fusion
@@ -138,11 +142,15 @@ const PipelineCache::Module& PipelineCache::module(const std::string& shader) co
                            : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
   auto m = std::make_unique<Module>();
   m->bindings = count_bindings(patched);
-  m->module = vk::raii::ShaderModule(
-      context_.device, vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
+  m->lacks = missing_feature(patched, context_.features);
+  if (m->lacks.empty())
+    m->module = vk::raii::ShaderModule(
+        context_.device, vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
   // Two threads may have made the same module; the first one stored is kept (both are equal).
   const std::lock_guard lock(modules_mutex_);
-  return *modules_.try_emplace(shader, std::move(m)).first->second;
+  const Module& stored = *modules_.try_emplace(shader, std::move(m)).first->second;
+  if (!stored.lacks.empty()) throw DeviceLacks(shader, stored.lacks);
+  return stored;
 }
 
 std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,

@@ -33,7 +33,8 @@ class PipelineCache {
   // runtime's lock and several threads compile at once: find and insert are not thread-safe (the runtime calls
   // them under its lock); create is (the device and the VkPipelineCache are internally synchronized). insert keeps
   // the first pipeline made for a key and returns it. create throws nxv::Error for an unknown shader name or a
-  // shader that uses more bindings than the layout has.
+  // shader that uses more bindings than the layout has, and DeviceLacks (capabilities.hpp) for one that needs a
+  // feature the device lacks.
   const Pipeline* find(std::string_view shader, std::span<const std::int32_t> specialization) const;
   std::unique_ptr<Pipeline> create(std::string_view shader, std::span<const std::int32_t> specialization) const;
   const Pipeline* insert(std::unique_ptr<Pipeline> pipeline, std::span<const std::int32_t> specialization);
@@ -58,8 +59,9 @@ class PipelineCache {
   // One module per shader, made on its first pipeline and kept: a shader's specializations (a kernel at several
   // sizes) share it, so its SPIR-V is patched and counted once. Under its own lock because create runs unlocked.
   struct Module {
-    vk::raii::ShaderModule module{nullptr};
+    vk::raii::ShaderModule module{nullptr};  // null where the device lacks a feature the shader needs
     std::uint32_t bindings = 0;
+    std::string lacks;  // that feature (capabilities.hpp), remembered so that the SPIR-V is read once
   };
   const Module& module(const std::string& shader) const;
   mutable std::mutex modules_mutex_;

@@ -52,7 +52,9 @@ struct Binding {
 constexpr std::uint32_t kMaxBindings = 32;
 
 struct DeviceFeatures {
-  bool float64 = false, int64 = false, int8_arithmetic = false, storage8 = false;
+  // Shader features beyond Vulkan 1.2's required ones (capabilities.hpp: kernels that need a missing one fall back).
+  bool float64 = false, int64 = false, int16 = false, int8_arithmetic = false, float16 = false;
+  bool storage8 = false, storage16 = false;  // 8- and 16-bit values in storage buffers
   std::uint32_t subgroup_size = 0;
   std::uint32_t max_workgroup_count_x = 65535;
   std::uint64_t max_storage_buffer_range = 0;

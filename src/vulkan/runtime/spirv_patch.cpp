@@ -58,6 +58,15 @@ std::uint32_t count_bindings(std::span<const std::uint32_t> spirv) {
   return count;
 }
 
+std::vector<std::uint32_t> capabilities(std::span<const std::uint32_t> spirv) {
+  check_header(spirv);
+  std::vector<std::uint32_t> found;
+  for_each_instruction(spirv, [&](std::size_t, std::uint32_t opcode, std::span<const std::uint32_t> in) {
+    if (opcode == kOpCapability && in.size() >= 2) found.push_back(in[1]);
+  });
+  return found;
+}
+
 std::vector<std::uint32_t> with_float_controls(std::span<const std::uint32_t> spirv, const FloatControls& controls) {
   std::vector<std::uint32_t> out(spirv.begin(), spirv.end());
   if (!controls.any()) return out;

@@ -12,6 +12,9 @@ namespace nxv::vulkan {
 // nxv::Error for words that are not a well-formed instruction stream.
 std::uint32_t count_bindings(std::span<const std::uint32_t> spirv);
 
+// The capabilities a SPIR-V module declares (its OpCapability operands, in order). nxv::Error as count_bindings.
+std::vector<std::uint32_t> capabilities(std::span<const std::uint32_t> spirv);
+
 // The float-control execution modes (SPV_KHR_float_controls) a module should carry, per float width.
 struct FloatControls {
   bool denorm_preserve_f32 = false, denorm_preserve_f64 = false;

@@ -1,4 +1,5 @@
-// NXV_DEVICE_MASK (src/vulkan/runtime/device_mask.cpp): its entries parsed and applied, and, in a process run with
+// NXV_DEVICE_MASK (src/vulkan/runtime/device_mask.cpp): its entries parsed and applied (hidden shader features are
+// tested in capabilities_test.cpp), and, in a process run with
 // `buffer-range=128MiB` (the `masked_buffer_range` ctest), tensors past the lowered limit refused by name.
 #include <gtest/gtest.h>
 
@@ -33,9 +34,37 @@ TEST(VulkanDeviceMask, ParsesFeaturesAndSizesInBytesKiBMiBGiB) {
   EXPECT_EQ(none.entries, "");
 }
 
+TEST(VulkanDeviceMask, HidesShaderFeaturesAndMinimumStandsForAllOfThemAtTheMinimumRange) {
+  const DeviceMask some = parse_device_mask("f64,int8");
+  EXPECT_TRUE(some.float64);
+  EXPECT_TRUE(some.int8);
+  EXPECT_FALSE(some.int64 || some.int16 || some.float16 || some.push_descriptors);
+  const DeviceMask minimum = parse_device_mask("minimum");
+  EXPECT_TRUE(minimum.float64 && minimum.int64 && minimum.int16 && minimum.int8 && minimum.float16 &&
+              minimum.push_descriptors);
+  EXPECT_EQ(minimum.buffer_range, 128 * kMiB);
+  EXPECT_EQ(parse_device_mask("buffer-range=64MiB,minimum").buffer_range, 64 * kMiB) << "never raised";
+  EXPECT_EQ(minimum.entries, "minimum");
+
+  DeviceDescription gpu{.float64 = true,
+                        .int64 = true,
+                        .float16 = true,
+                        .int8 = true,
+                        .storage8 = true,
+                        .int16 = true,
+                        .storage16 = true,
+                        .cooperative_matrix_f16 = true};
+  apply_device_mask(parse_device_mask("int16"), gpu);
+  EXPECT_FALSE(gpu.int16 || gpu.storage16 || gpu.cooperative_matrix_f16) << "16-bit storage goes with int16";
+  EXPECT_TRUE(gpu.float64 && gpu.int64 && gpu.int8 && gpu.storage8 && gpu.float16);
+  apply_device_mask(minimum, gpu);
+  EXPECT_FALSE(gpu.float64 || gpu.int64 || gpu.int8 || gpu.storage8 || gpu.float16);
+}
+
 TEST(VulkanDeviceMask, MalformedEntriesNameTheSettingAndWhatItAccepts) {
-  for (const char* setting : {"buffer-range=", "buffer-range=12XB", "bogus", "buffer-range", "buffer-range=0",
-                              "buffer-range=-5", "buffer-range=99999999999GiB", "push-descriptors=1"}) {
+  for (const char* setting :
+       {"buffer-range=", "buffer-range=12XB", "bogus", "buffer-range", "buffer-range=0", "buffer-range=-5",
+        "buffer-range=99999999999GiB", "push-descriptors=1", "fp64", "minimum=1"}) {
     const std::string error = error_of([&] { parse_device_mask(setting); });
     EXPECT_NE(error.find("NXV_DEVICE_MASK"), std::string::npos) << setting << ": " << error;
     EXPECT_NE(error.find(std::string("'") + setting + "'"), std::string::npos) << setting << ": " << error;

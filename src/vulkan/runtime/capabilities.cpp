@@ -1,0 +1,49 @@
+// SPIR-V capabilities (spec 3.31) mapped to the device features that allow them.
+#include "vulkan/runtime/capabilities.hpp"
+
+#include <utility>
+
+#include "vulkan/runtime/spirv_patch.hpp"
+
+namespace nxv::vulkan {
+
+DeviceLacks::DeviceLacks(std::string_view shader, std::string feature)
+    : Error("vulkan: shader '" + std::string(shader) + "' needs " + feature + ", which the device lacks"),
+      feature_(std::move(feature)) {}
+
+namespace {
+
+struct Needed {
+  std::uint32_t capability;
+  bool DeviceFeatures::* has;
+  const char* feature;
+};
+
+// The capabilities glslang emits for the types the kernels use: f64/int64/int16/int8/f16 arithmetic, 8/16-bit
+// buffer access, and tensor cores. (Vulkan 1.1 already requires the subgroup basics the kernels use.)
+constexpr Needed kNeeded[] = {
+    {10, &DeviceFeatures::float64, "shaderFloat64"},
+    {11, &DeviceFeatures::int64, "shaderInt64"},
+    {12, &DeviceFeatures::int64, "shaderInt64"},  // Int64Atomics (shaderBufferInt64Atomics too, not used)
+    {22, &DeviceFeatures::int16, "shaderInt16"},
+    {39, &DeviceFeatures::int8_arithmetic, "shaderInt8"},
+    {9, &DeviceFeatures::float16, "shaderFloat16"},
+    {4433, &DeviceFeatures::storage16, "storageBuffer16BitAccess"},
+    {4434, &DeviceFeatures::storage16, "uniformAndStorageBuffer16BitAccess"},
+    {4435, &DeviceFeatures::storage16, "storagePushConstant16"},
+    {4448, &DeviceFeatures::storage8, "storageBuffer8BitAccess"},
+    {4449, &DeviceFeatures::storage8, "uniformAndStorageBuffer8BitAccess"},
+    {4450, &DeviceFeatures::storage8, "storagePushConstant8"},
+    {5357, &DeviceFeatures::tensor_cores_f16, "cooperativeMatrix (VK_NV_cooperative_matrix)"},
+};
+
+}  // namespace
+
+std::string missing_feature(std::span<const std::uint32_t> spirv, const DeviceFeatures& features) {
+  for (const std::uint32_t capability : capabilities(spirv))
+    for (const Needed& n : kNeeded)
+      if (n.capability == capability && !(features.*n.has)) return n.feature;
+  return {};
+}
+
+}  // namespace nxv::vulkan

@@ -1,0 +1,33 @@
+// What a shader needs of the device beyond Vulkan 1.2's required features, read from its SPIR-V capabilities, and
+// the exception that sends an op without it to the host fallback.
+//
+// Vulkan 1.2 requires none of shaderFloat64, shaderInt64, shaderInt16, shaderInt8, shaderFloat16 or the 8/16-bit
+// storage features, and most devices outside desktop NVIDIA/AMD lack some of them (Apple's through MoltenVK have no
+// f64, many phones no int64). A kernel whose module declares such a capability cannot run there: creating its
+// module throws DeviceLacks, VulkanBackend::execute catches it and runs the op through the counted host-fallback
+// choke point (the event names the feature), and the fusion compilers decline the graph (it runs op by op).
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "nxv/error.hpp"
+#include "vulkan/runtime/runtime.hpp"
+
+namespace nxv::vulkan {
+
+class DeviceLacks : public Error {
+ public:
+  DeviceLacks(std::string_view shader, std::string feature);
+  const std::string& feature() const { return feature_; }  // the Vulkan feature's name, e.g. "shaderFloat64"
+
+ private:
+  std::string feature_;
+};
+
+// The Vulkan feature behind the first capability `spirv` declares that `features` lacks, e.g. "shaderFloat64";
+// empty when the device has everything the module needs.
+std::string missing_feature(std::span<const std::uint32_t> spirv, const DeviceFeatures& features);
+
+}  // namespace nxv::vulkan
