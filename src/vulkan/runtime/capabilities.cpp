@@ -15,7 +15,7 @@ namespace {
 
 struct Needed {
   std::uint32_t capability;
-  bool DeviceFeatures::* has;
+  bool DeviceFeatures::*has;
   const char* feature;
 };
 

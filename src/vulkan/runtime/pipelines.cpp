@@ -15,6 +15,7 @@
 #include "vulkan/runtime/runtime_shaders.hpp"
 #include "vulkan/runtime/shader_registry.hpp"
 #include "vulkan/runtime/spirv_patch.hpp"
+#include "vulkan/runtime/spirv_specialize.hpp"
 
 namespace nxv::vulkan {
 namespace {
@@ -123,34 +124,39 @@ const Pipeline* PipelineCache::find(std::string_view shader, std::span<const std
 const PipelineCache::Module& PipelineCache::module(const std::string& shader) const {
   {
     const std::lock_guard lock(modules_mutex_);
-    if (const auto it = modules_.find(shader); it != modules_.end()) {
-      if (!it->second->lacks.empty()) throw DeviceLacks(shader, it->second->lacks);
-      return *it->second;
-    }
+    if (const auto it = modules_.find(shader); it != modules_.end()) return *it->second;
   }
   auto spirv = embedded_shader(shader);
   if (spirv.empty()) spirv = runtime_shader(shader);  // a fused kernel of src/vulkan/fusion
   if (spirv.empty())
     detail::fail("vulkan: no embedded shader named '", shader, "' (", embedded_shader_names().size(),
                  " are registered in src/vulkan/kernels/CMakeLists.txt)");
-  const auto& d = context_.description;
-  // NXV_FLOAT_CONTROLS=0: the modules as compiled, for A/B measurements of what the modes cost.
-  static const bool float_controls = settings::flag(settings::Id::FLOAT_CONTROLS);
-  const auto patched = float_controls
-                           ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
-                                                         d.signed_zero_inf_nan_f32, d.signed_zero_inf_nan_f64})
-                           : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
   auto m = std::make_unique<Module>();
+  // A device without some feature: first drop what the module declares but no longer uses (glslc keeps Float64
+  // in modules whose double code it optimised away).
+  const std::vector<std::uint32_t> words = missing_feature(spirv, context_.features).empty()
+                                               ? std::vector<std::uint32_t>(spirv.begin(), spirv.end())
+                                               : without_unused_width_capabilities(spirv);
+  m->lacks = missing_feature(words, context_.features);
+  const auto patched = for_device(words);
   m->bindings = count_bindings(patched);
-  m->lacks = missing_feature(patched, context_.features);
   if (m->lacks.empty())
     m->module = vk::raii::ShaderModule(
         context_.device, vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
+  else
+    m->words = words;  // specialized before the float controls go in (the optimiser skips modules that have them)
   // Two threads may have made the same module; the first one stored is kept (both are equal).
   const std::lock_guard lock(modules_mutex_);
-  const Module& stored = *modules_.try_emplace(shader, std::move(m)).first->second;
-  if (!stored.lacks.empty()) throw DeviceLacks(shader, stored.lacks);
-  return stored;
+  return *modules_.try_emplace(shader, std::move(m)).first->second;
+}
+
+std::vector<std::uint32_t> PipelineCache::for_device(std::span<const std::uint32_t> spirv) const {
+  const auto& d = context_.description;
+  // NXV_FLOAT_CONTROLS=0: the modules as compiled, for A/B measurements of what the modes cost.
+  static const bool float_controls = settings::flag(settings::Id::FLOAT_CONTROLS);
+  return float_controls ? with_float_controls(spirv, {d.denorm_preserve_f32, d.denorm_preserve_f64,
+                                                      d.signed_zero_inf_nan_f32, d.signed_zero_inf_nan_f64})
+                        : std::vector<std::uint32_t>(spirv.begin(), spirv.end());
 }
 
 std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
@@ -159,6 +165,24 @@ std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
   p->shader = std::string(shader);
   const Module& m = module(p->shader);
   p->bindings = m.bindings;
+  vk::raii::ShaderModule own{nullptr};  // this pipeline's specialized module, where the shared one needs too much
+  if (!m.lacks.empty()) {
+    const std::string key = pipeline_key(shader, specialization);
+    {
+      const std::lock_guard lock(modules_mutex_);
+      if (const auto it = lacking_.find(key); it != lacking_.end()) throw DeviceLacks(shader, it->second);
+    }
+    const std::vector<std::uint32_t> words = specialized(m.words, specialization);
+    const std::string lacks = words.empty() ? m.lacks : missing_feature(words, context_.features);
+    if (!lacks.empty()) {
+      const std::lock_guard lock(modules_mutex_);
+      lacking_.emplace(key, lacks);
+      throw DeviceLacks(shader, lacks);
+    }
+    const auto patched = for_device(words);
+    own = vk::raii::ShaderModule(context_.device,
+                                 vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
+  }
   if (p->bindings > max_bindings_)
     detail::fail("vulkan: shader '", shader, "' declares ", p->bindings,
                  " storage-buffer bindings; the runtime's layout has ", max_bindings_);
@@ -170,7 +194,7 @@ std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
                                          .dataSize = specialization.size_bytes(),
                                          .pData = specialization.data()};
   const vk::ComputePipelineCreateInfo info{.stage = {.stage = vk::ShaderStageFlagBits::eCompute,
-                                                     .module = *m.module,
+                                                     .module = m.lacks.empty() ? *m.module : *own,
                                                      .pName = "main",
                                                      .pSpecializationInfo = &constants},
                                            .layout = *layout_};

@@ -58,14 +58,21 @@ class PipelineCache {
 
   // One module per shader, made on its first pipeline and kept: a shader's specializations (a kernel at several
   // sizes) share it, so its SPIR-V is patched and counted once. Under its own lock because create runs unlocked.
+  // Where the device lacks a feature the whole module needs, there is no module object: each pipeline then makes
+  // its own from the words specialized to its constants (spirv_specialize.hpp), if those no longer need it.
   struct Module {
-    vk::raii::ShaderModule module{nullptr};  // null where the device lacks a feature the shader needs
+    vk::raii::ShaderModule module{nullptr};
     std::uint32_t bindings = 0;
-    std::string lacks;  // that feature (capabilities.hpp), remembered so that the SPIR-V is read once
+    std::string lacks;                 // that feature (capabilities.hpp)
+    std::vector<std::uint32_t> words;  // then, the module's words (before for_device)
   };
   const Module& module(const std::string& shader) const;
+  // The words with the float controls the device offers (spirv_patch.hpp), unless NXV_FLOAT_CONTROLS=0.
+  std::vector<std::uint32_t> for_device(std::span<const std::uint32_t> spirv) const;
   mutable std::mutex modules_mutex_;
   mutable std::unordered_map<std::string, std::unique_ptr<Module>> modules_;
+  // (shader, constants) whose specialized module still needs a feature the device lacks, and that feature.
+  mutable std::unordered_map<std::string, std::string> lacking_;
 };
 
 // The on-disk pipeline cache of the context's device (cache_directory(), one file per device and driver

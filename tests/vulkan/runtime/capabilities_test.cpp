@@ -1,10 +1,13 @@
 // Kernels on devices without optional shader features (src/vulkan/runtime/capabilities.hpp): the SPIR-V
-// capabilities of the embedded shaders mapped to the features they need, and, in a process whose device lacks f64
+// capabilities of the embedded shaders mapped to the features they need, a module specialized to one function
+// needing only that function's (spirv_specialize.hpp), and, in a process whose device lacks f64
 // (the `masked_minimum` ctest, NXV_DEVICE_MASK=minimum), f64 work taking the counted fallback by name, refused
 // under NXV_FALLBACK=error naming the feature, jit declining to op-by-op execution, and f32 work that needs no
 // such feature staying on the device.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,9 @@
 #include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/runtime.hpp"
 #include "vulkan/runtime/shader_registry.hpp"
+#include "vulkan/runtime/spirv_check.hpp"
+#include "vulkan/runtime/spirv_patch.hpp"
+#include "vulkan/runtime/spirv_specialize.hpp"
 
 namespace nxv::vulkan {
 namespace {
@@ -34,7 +40,7 @@ TEST(ShaderCapabilities, EachOptionalFeatureIsNamedWhereAShaderNeedsIt) {
   const DeviceFeatures all = every_feature();
   struct Case {
     const char* shader;
-    bool DeviceFeatures::* feature;
+    bool DeviceFeatures::*feature;
     const char* name;
   };
   for (const Case& c : {Case{"unary_f64", &DeviceFeatures::float64, "shaderFloat64"},
@@ -54,6 +60,35 @@ TEST(ShaderCapabilities, F32KernelsThatNeedNothingOptionalRunOnTheBareDevice) {
   const DeviceFeatures bare;  // Vulkan 1.2's required features only
   for (const char* shader : {"dot_f32", "dot_mid_f32", "conv_f32", "cast_s32_f32", "iota_f32"})
     EXPECT_EQ(missing_feature(embedded_shader(shader), bare), "") << shader;
+}
+
+// binary_f32 holds every binary function behind its OP constant; some reach the reference's bits through f64.
+TEST(ShaderCapabilities, SpecializedToOneFunctionAModuleNeedsOnlyWhatThatFunctionNeeds) {
+  DeviceFeatures no_f64 = every_feature();
+  no_f64.float64 = false;
+  const auto binary = embedded_shader("binary_f32");
+  ASSERT_EQ(missing_feature(binary, no_f64), "shaderFloat64");
+  constexpr std::int32_t kAdd = 0, kDivide = 3, kContiguous = 0;  // shared/elementwise.def ids
+  for (const std::int32_t op : {kAdd, kDivide}) {
+    const std::vector<std::int32_t> constants = {op, kContiguous, kContiguous};
+    const std::vector<std::uint32_t> words = specialized(binary, constants);
+    ASSERT_FALSE(words.empty()) << op;
+    EXPECT_EQ(spirv_problem(std::as_bytes(std::span(words))), "") << op;
+    EXPECT_EQ(missing_feature(words, no_f64), op == kAdd ? "" : "shaderFloat64") << op;
+  }
+}
+
+TEST(ShaderCapabilities, CapabilitiesOfWidthsNoTypeUsesAreDropped) {
+  // A module that declares Float64 and Int8 but only 32-bit types: glslc -O leaves such modules.
+  const std::uint32_t capability = (2u << 16) | 17u, type_int = (4u << 16) | 21u;
+  const std::vector<std::uint32_t> module = {
+      0x07230203u, 0x00010500u,   0,        10, 0,  capability, 1 /* Shader */, capability, 10 /* Float64 */,
+      capability,  39 /* Int8 */, type_int, 1,  32, 0};
+  const std::vector<std::uint32_t> trimmed = without_unused_width_capabilities(module);
+  EXPECT_EQ(capabilities(trimmed), std::vector<std::uint32_t>{1});
+  std::vector<std::uint32_t> with_bytes = module;
+  with_bytes.insert(with_bytes.end(), {type_int, 2, 8, 0});  // an 8-bit integer type: Int8 stays
+  EXPECT_EQ(capabilities(without_unused_width_capabilities(with_bytes)), (std::vector<std::uint32_t>{1, 39}));
 }
 
 TEST(ShaderCapabilities, DeviceLacksNamesTheShaderAndTheFeature) {
@@ -96,7 +131,8 @@ TEST_F(VulkanWithoutF64, UnderErrorModeTheRefusalNamesTheMissingFeature) {
 
 TEST_F(VulkanWithoutF64, JitOfAnF64FunctionRunsOpByOpAndEqualsTheReference) {
   const auto fn = [](const Tensor& a, const Tensor& b) { return sum(exp(a) * b + a, Axes{0}); };
-  const Tensor a = nxv::tensor(std::vector<double>{0.25, -1.0, 2.0}, {3}, reference_backend()), b = slice(f64_values(), {0}, {3});
+  const Tensor a = nxv::tensor(std::vector<double>{0.25, -1.0, 2.0}, {3}, reference_backend()),
+               b = slice(f64_values(), {0}, {3});
   auto jitted = jit(fn);
   Tensor got;
   const fallback::Counts events = fallback::count([&] { got = jitted(a.to(backend()), b.to(backend())).to_host(); });

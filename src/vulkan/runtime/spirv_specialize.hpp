@@ -1,0 +1,24 @@
+// Specializing a shader on the host, for devices that lack a feature part of it needs: a kernel family's shader
+// holds every op of its table behind specialization constants (binary_f32 has 26 functions, some computing through
+// f64), so the module as a whole needs shaderFloat64 even where the one function a pipeline runs (add) does not.
+// Frozen to that pipeline's constants and stripped of the code they make dead, the module needs only what that
+// function needs. Used only where the device lacks a feature the whole module needs (pipelines.cpp).
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace nxv::vulkan {
+
+// The module with its specialization constants frozen (constant_id i = values[i], the others at their defaults)
+// and the branches, functions and constants they leave dead removed by SPIRV-Tools' optimiser (constant
+// propagation and dead-code passes only, which keep the arithmetic and its NoContraction decorations as they are),
+// then without_unused_width_capabilities. Empty when the optimiser refuses the module.
+std::vector<std::uint32_t> specialized(std::span<const std::uint32_t> spirv, std::span<const std::int32_t> values);
+
+// The module less the capabilities for 8/16/64-bit types (Float64, Int64, Int16, Int8, Float16 and the 8/16-bit
+// storage ones) that it declares no such type for: glslc keeps OpCapability Float64 in a module whose double code
+// its optimiser removed, and a device without the feature must not be given a module that declares it.
+std::vector<std::uint32_t> without_unused_width_capabilities(std::span<const std::uint32_t> spirv);
+
+}  // namespace nxv::vulkan
