@@ -23,6 +23,8 @@ using std::uint64_t;
 #define NXV_CEIL(x) std::ceil(x)
 #define NXV_SQRT(x) std::sqrt(x)
 #define NXV_SIGNBIT(x) std::signbit(x)
+#define NXV_DIVIDE_F32(a, b) float(double(a) / double(b))
+#define NXV_SQRT_F32(x) float(std::sqrt(double(x)))
 #define NXV_BIT_COUNT(x) std::popcount(x)
 #define NXV_FIND_MSB(x) (31 - std::countl_zero(x))
 #define NXV_FUNC inline
@@ -37,6 +39,8 @@ using std::uint64_t;
 #undef NXV_CEIL
 #undef NXV_SQRT
 #undef NXV_SIGNBIT
+#undef NXV_DIVIDE_F32
+#undef NXV_SQRT_F32
 #undef NXV_BIT_COUNT
 #undef NXV_FIND_MSB
 #undef NXV_FUNC

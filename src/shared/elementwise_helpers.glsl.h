@@ -3,7 +3,9 @@
 // Each helper is overloaded for every compute type (uint for pred/u8/u16/u32, int for s8/s16/s32, int64_t, uint64_t,
 // float, double) so that an
 // expression like `nxv_abs(x)` means the same thing in both languages. The includer defines the few builtins
-// whose spelling differs (NXV_ISNAN, NXV_ISINF, NXV_FABS, NXV_FLOOR, NXV_CEIL, NXV_SQRT, NXV_SIGNBIT, and on a
+// whose spelling differs (NXV_ISNAN, NXV_ISINF, NXV_FABS, NXV_FLOOR, NXV_CEIL, NXV_SQRT, NXV_SIGNBIT,
+// NXV_DIVIDE_F32 and NXV_SQRT_F32: float(double(a) / double(b)) and float(sqrt(double(x))), or the same bits
+// without f64 in GLSL, lib/f32_exact.glsl; and on a
 // 32-bit uint NXV_BIT_COUNT and NXV_FIND_MSB: GLSL's bitCount and findMSB, giving int, findMSB(0) = -1)
 // and includes shared/math.glsl.h first (the double-precision nxv_exp, nxv_log, nxv_pow, ...).
 //
@@ -85,13 +87,13 @@ NXV_FUNC float nxv_atan(float x) { return float(nxv_atan(double(x))); }
 NXV_FUNC float nxv_atan2(float a, float b) { return float(nxv_atan2(double(a), double(b))); }
 NXV_FUNC float nxv_xlogy(float a, float b) { return float(nxv_xlogy(double(a), double(b))); }
 NXV_FUNC float nxv_xlog1py(float a, float b) { return float(nxv_xlog1py(double(a), double(b))); }
-NXV_FUNC float nxv_sqrt(float x) { return float(NXV_SQRT(double(x))); }
+NXV_FUNC float nxv_sqrt(float x) { return NXV_SQRT_F32(x); }
 NXV_FUNC double nxv_rsqrt(double x) { return double(1) / NXV_SQRT(x); }
 NXV_FUNC float nxv_rsqrt(float x) { return float(double(1) / NXV_SQRT(double(x))); }
 NXV_FUNC double nxv_reciprocal(double x) { return double(1) / x; }
-NXV_FUNC float nxv_reciprocal(float x) { return float(double(1) / double(x)); }
+NXV_FUNC float nxv_reciprocal(float x) { return NXV_DIVIDE_F32(float(1), x); }
 NXV_FUNC double nxv_divide(double a, double b) { return a / b; }
-NXV_FUNC float nxv_divide(float a, float b) { return float(double(a) / double(b)); }
+NXV_FUNC float nxv_divide(float a, float b) { return NXV_DIVIDE_F32(a, b); }
 
 // ---- is_nan, is_infinity (0/1; never true for integers) -----------------------------------------------------
 NXV_FUNC uint nxv_is_nan(uint x) { return 0u; }

@@ -17,6 +17,10 @@
 
 namespace nxv::vulkan {
 
+// The specialization constant every pipeline gets: whether the device has shaderFloat64 (the kernels' f32 division
+// then goes through f64, else through integer arithmetic: src/vulkan/kernels/lib/f32_exact.glsl).
+inline constexpr std::uint32_t kDeviceHasF64ConstantId = 63;
+
 class DeviceLacks : public Error {
  public:
   DeviceLacks(std::string_view shader, std::string feature);

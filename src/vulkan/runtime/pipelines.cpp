@@ -172,7 +172,7 @@ std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
       const std::lock_guard lock(modules_mutex_);
       if (const auto it = lacking_.find(key); it != lacking_.end()) throw DeviceLacks(shader, it->second);
     }
-    const std::vector<std::uint32_t> words = specialized(m.words, specialization);
+    const std::vector<std::uint32_t> words = specialized(m.words, specialization, context_.features.float64);
     const std::string lacks = words.empty() ? m.lacks : missing_feature(words, context_.features);
     if (!lacks.empty()) {
       const std::lock_guard lock(modules_mutex_);
@@ -186,13 +186,17 @@ std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
   if (p->bindings > max_bindings_)
     detail::fail("vulkan: shader '", shader, "' declares ", p->bindings,
                  " storage-buffer bindings; the runtime's layout has ", max_bindings_);
-  std::vector<vk::SpecializationMapEntry> entries(specialization.size());
+  // The kernel's constants, then kDeviceHasF64ConstantId (a module without it ignores the entry).
+  std::vector<std::int32_t> values(specialization.begin(), specialization.end());
+  values.push_back(context_.features.float64 ? 1 : 0);
+  std::vector<vk::SpecializationMapEntry> entries(values.size());
   for (std::uint32_t i = 0; i < entries.size(); ++i)
-    entries[i] = vk::SpecializationMapEntry{.constantID = i, .offset = 4 * i, .size = 4};
+    entries[i] = vk::SpecializationMapEntry{
+        .constantID = i + 1 == entries.size() ? kDeviceHasF64ConstantId : i, .offset = 4 * i, .size = 4};
   const vk::SpecializationInfo constants{.mapEntryCount = static_cast<std::uint32_t>(entries.size()),
                                          .pMapEntries = entries.data(),
-                                         .dataSize = specialization.size_bytes(),
-                                         .pData = specialization.data()};
+                                         .dataSize = values.size() * 4,
+                                         .pData = values.data()};
   const vk::ComputePipelineCreateInfo info{.stage = {.stage = vk::ShaderStageFlagBits::eCompute,
                                                      .module = m.lacks.empty() ? *m.module : *own,
                                                      .pName = "main",

@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/spirv_patch.hpp"
 
 namespace nxv::vulkan {
@@ -22,12 +23,12 @@ struct WidthCapability {
   std::uint32_t width;
 };
 constexpr WidthCapability kWidthCapabilities[] = {
-    {10, false, true, 64},  // Float64
-    {9, false, true, 16},   // Float16
-    {11, true, false, 64},  // Int64
-    {12, true, false, 64},  // Int64Atomics
-    {22, true, false, 16},  // Int16
-    {39, true, false, 8},   // Int8
+    {10, false, true, 64},                                                   // Float64
+    {9, false, true, 16},                                                    // Float16
+    {11, true, false, 64},                                                   // Int64
+    {12, true, false, 64},                                                   // Int64Atomics
+    {22, true, false, 16},                                                   // Int16
+    {39, true, false, 8},                                                    // Int8
     {4433, true, true, 16}, {4434, true, true, 16}, {4435, true, true, 16},  // 16-bit storage
     {4448, true, false, 8}, {4449, true, false, 8}, {4450, true, false, 8},  // 8-bit storage
 };
@@ -58,9 +59,11 @@ std::vector<std::uint32_t> without_unused_width_capabilities(std::span<const std
   return out;
 }
 
-std::vector<std::uint32_t> specialized(std::span<const std::uint32_t> spirv, std::span<const std::int32_t> values) {
+std::vector<std::uint32_t> specialized(std::span<const std::uint32_t> spirv, std::span<const std::int32_t> values,
+                                       bool device_f64) {
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> frozen;
   for (std::uint32_t i = 0; i < values.size(); ++i) frozen[i] = {static_cast<std::uint32_t>(values[i])};
+  frozen[kDeviceHasF64ConstantId] = {device_f64 ? 1u : 0u};
   spvtools::Optimizer optimizer(SPV_ENV_VULKAN_1_2);
   optimizer.SetMessageConsumer([](spv_message_level_t, const char*, const spv_position_t&, const char*) {});
   optimizer.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(frozen))

@@ -1,12 +1,15 @@
 // Kernels on devices without optional shader features (src/vulkan/runtime/capabilities.hpp): the SPIR-V
 // capabilities of the embedded shaders mapped to the features they need, a module specialized to one function
-// needing only that function's (spirv_specialize.hpp), and, in a process whose device lacks f64
-// (the `masked_minimum` ctest, NXV_DEVICE_MASK=minimum), f64 work taking the counted fallback by name, refused
-// under NXV_FALLBACK=error naming the feature, jit declining to op-by-op execution, and f32 work that needs no
-// such feature staying on the device.
+// needing only that function's (spirv_specialize.hpp), and, in a process whose device lacks f64 (the
+// `masked_minimum` ctest, NXV_DEVICE_MASK=minimum), f32 division and sqrt correctly rounded from integer
+// arithmetic, f64 work taking the counted fallback by name, refused under NXV_FALLBACK=error naming the feature,
+// jit declining to op-by-op execution, and f32 work that needs no such feature staying on the device.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -71,11 +74,16 @@ TEST(ShaderCapabilities, SpecializedToOneFunctionAModuleNeedsOnlyWhatThatFunctio
   constexpr std::int32_t kAdd = 0, kDivide = 3, kContiguous = 0;  // shared/elementwise.def ids
   for (const std::int32_t op : {kAdd, kDivide}) {
     const std::vector<std::int32_t> constants = {op, kContiguous, kContiguous};
-    const std::vector<std::uint32_t> words = specialized(binary, constants);
+    const std::vector<std::uint32_t> words = specialized(binary, constants, /*device_f64=*/false);
     ASSERT_FALSE(words.empty()) << op;
     EXPECT_EQ(spirv_problem(std::as_bytes(std::span(words))), "") << op;
-    EXPECT_EQ(missing_feature(words, no_f64), op == kAdd ? "" : "shaderFloat64") << op;
+    EXPECT_EQ(missing_feature(words, no_f64), "") << op << ": division without f64 (lib/f32_exact.glsl)";
   }
+  constexpr std::int32_t kAtan2 = 9;  // an f32 function still computed through f64
+  const std::vector<std::int32_t> atan2 = {kAtan2, kContiguous, kContiguous};
+  EXPECT_EQ(missing_feature(specialized(binary, atan2, false), no_f64), "shaderFloat64");
+  EXPECT_EQ(missing_feature(specialized(binary, {{kDivide, kContiguous, kContiguous}}, true), no_f64), "shaderFloat64")
+      << "where the device has f64, division goes through it";
 }
 
 TEST(ShaderCapabilities, CapabilitiesOfWidthsNoTypeUsesAreDropped) {
@@ -139,6 +147,56 @@ TEST_F(VulkanWithoutF64, JitOfAnF64FunctionRunsOpByOpAndEqualsTheReference) {
   EXPECT_EQ(compare_exact(fn(a, b), got), "");
   EXPECT_FALSE(events.empty()) << "every op here needs f64";
   EXPECT_TRUE(fallback::unexplained_by_device(events).empty()) << events.begin()->first;
+}
+
+// lib/f32_exact.glsl: division from the operands' bits, against the reference's float(double(a) / double(b)) on
+// random bit patterns of every exponent (so denormal operands and results, overflow and the specials) and on
+// quotients that land next to the denormal boundary, halfway cases included.
+TEST_F(VulkanWithoutF64, F32DivisionWithoutF64IsCorrectlyRoundedOnEveryBitPattern) {
+  std::mt19937 bits(19);
+  std::vector<float> a, b;
+  const auto push = [&](std::uint32_t x, std::uint32_t y) {
+    a.push_back(std::bit_cast<float>(x));
+    b.push_back(std::bit_cast<float>(y));
+  };
+  for (int i = 0; i < (1 << 20); ++i) push(bits(), bits());
+  for (int i = 0; i < (1 << 16); ++i) {  // near the smallest normal: b = 2^k, a of nearby exponents
+    const std::uint32_t exponent = 1 + bits() % 40;
+    push((exponent << 23) | (bits() & 0x807fffffu), ((127 + bits() % 30) << 23) | (bits() % 4));
+  }
+  for (const float special : {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, 1e-45f, 1.17549435e-38f, 3.4028235e38f})
+    for (const float other : {0.0f, -0.0f, INFINITY, NAN, -3.0f, 1e-45f, 3.4028235e38f, 0.5f}) {
+      push(std::bit_cast<std::uint32_t>(special), std::bit_cast<std::uint32_t>(other));
+      push(std::bit_cast<std::uint32_t>(other), std::bit_cast<std::uint32_t>(special));
+    }
+  const auto n = static_cast<std::int64_t>(a.size());
+  const Tensor x = nxv::tensor(a, {n}, reference_backend()), y = nxv::tensor(b, {n}, reference_backend());
+  Tensor got;
+  const fallback::Counts events = fallback::count([&] { got = (x.to(backend()) / y.to(backend())).to_host(); });
+  EXPECT_TRUE(events.empty()) << events.begin()->first;
+  EXPECT_EQ(compare_exact(x / y, got), "");
+}
+
+// The square root from the bits (lib/f32_exact.glsl) against float(sqrt(double(x))): random bit patterns of both
+// signs, every denormal of a stride, the specials, and the squares of random floats and their neighbours (exact and
+// nearly exact roots).
+TEST_F(VulkanWithoutF64, F32SqrtWithoutF64IsCorrectlyRoundedOnEveryBitPattern) {
+  std::mt19937 bits(23);
+  std::vector<float> values;
+  for (int i = 0; i < (1 << 20); ++i) values.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(bits())));
+  for (std::uint32_t d = 1; d < 0x800000u; d += 97) values.push_back(std::bit_cast<float>(d));
+  for (int i = 0; i < (1 << 16); ++i) {
+    const float root = std::bit_cast<float>((static_cast<std::uint32_t>(bits()) & 0x3fffffffu) | 0x20000000u);
+    const std::uint32_t square = std::bit_cast<std::uint32_t>(root * root);
+    for (const std::uint32_t near : {square - 1, square, square + 1}) values.push_back(std::bit_cast<float>(near));
+  }
+  for (const float special : {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, -1.0f, 1e-45f, 3.4028235e38f, 4.0f})
+    values.push_back(special);
+  const Tensor x = nxv::tensor(values, {static_cast<std::int64_t>(values.size())}, reference_backend());
+  Tensor got;
+  const fallback::Counts events = fallback::count([&] { got = sqrt(x.to(backend())).to_host(); });
+  EXPECT_TRUE(events.empty()) << events.begin()->first;
+  EXPECT_EQ(compare_exact(sqrt(x), got), "");
 }
 
 TEST_F(VulkanWithoutF64, F32MatmulNeedsNoOptionalFeatureAndStaysOnTheDevice) {

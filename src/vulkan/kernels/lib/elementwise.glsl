@@ -3,6 +3,7 @@
 // GL_GOOGLE_include_directive, GL_EXT_shader_explicit_arithmetic_types_int64 (and int8/8-bit storage if it uses them).
 #ifndef NXV_LIB_ELEMENTWISE_GLSL
 #define NXV_LIB_ELEMENTWISE_GLSL
+#include "lib/f32_exact.glsl"
 #include "lib/math.glsl"
 
 bool nxv_signbit(float x) { return floatBitsToInt(x) < 0; }
@@ -14,6 +15,8 @@ bool nxv_signbit(double x) { return unpackDouble2x32(x).y >= 0x80000000u; }
 #define NXV_CEIL(x) ceil(x)
 #define NXV_SQRT(x) sqrt(x)
 #define NXV_SIGNBIT(x) nxv_signbit(x)
+#define NXV_DIVIDE_F32(a, b) nxv_cr_divide(a, b)
+#define NXV_SQRT_F32(x) nxv_cr_sqrt(x)
 #define NXV_BIT_COUNT(x) bitCount(x)
 #define NXV_FIND_MSB(x) findMSB(x)
 #include "shared/elementwise_helpers.glsl.h"
