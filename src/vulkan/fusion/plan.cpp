@@ -6,6 +6,7 @@
 
 #include "vulkan/fusion/op_table.hpp"
 #include "vulkan/fusion/passes.hpp"
+#include "vulkan/kernels/kernels.hpp"
 
 namespace nxv::vulkan::fusion {
 
@@ -47,13 +48,19 @@ bool fusible(const Graph& graph, const Node& n) {
   switch (n.call.code) {
     case OpCode::unary:
     case OpCode::unary_test: {
-      const ElementwiseEntry* e = unary_entry(n.call.attrs_as<UnaryAttrs>().fn);
-      return e && in(0).shape == n.type.shape && kernel_defines(e->cls, n.call.code == OpCode::unary_test, in(0).dtype);
+      const UnaryFn fn = n.call.attrs_as<UnaryAttrs>().fn;
+      const ElementwiseEntry* e = unary_entry(fn);
+      return e && in(0).shape == n.type.shape &&
+             kernel_defines(e->cls, n.call.code == OpCode::unary_test, in(0).dtype) &&
+             vulkan::kernels::elementwise_native(n.call.code, static_cast<std::int32_t>(fn), in(0).dtype);
     }
     case OpCode::binary:
     case OpCode::binary_test: {
-      const ElementwiseEntry* e = binary_entry(n.call.attrs_as<BinaryAttrs>().fn);
-      return e && in(0).dtype == in(1).dtype && kernel_defines(e->cls, n.call.code == OpCode::binary_test, in(0).dtype);
+      const BinaryFn fn = n.call.attrs_as<BinaryAttrs>().fn;
+      const ElementwiseEntry* e = binary_entry(fn);
+      return e && in(0).dtype == in(1).dtype &&
+             kernel_defines(e->cls, n.call.code == OpCode::binary_test, in(0).dtype) &&
+             vulkan::kernels::elementwise_native(n.call.code, static_cast<std::int32_t>(fn), in(0).dtype);
     }
     case OpCode::select:
       return size_of(in(0).dtype) == 1 && in(1).dtype == n.type.dtype && in(2).dtype == n.type.dtype;

@@ -86,7 +86,8 @@ struct Plan {
 Plan plan_stages(const Graph& graph, bool fuse, std::uint32_t max_bindings, bool fuse_reductions = true);
 
 // Whether `n` can be computed by a generated kernel exactly as its eager Vulkan kernel computes it (the same
-// dtype rules elementwise.cpp and cast.cpp accept; anything else keeps the eager path, host fallback included).
+// dtype rules elementwise.cpp and cast.cpp accept, and a function the device runs natively:
+// kernels::elementwise_native; anything else keeps the eager path, host fallback included).
 bool fusible(const Graph& graph, const Node& n);
 
 // Whether a reduce node can be computed by a generated kernel in the eager kernel's order (the functions and

@@ -2,10 +2,16 @@
 // clip (src/vulkan/kernels/select.comp). Inputs broadcast to the output through per-axis strides, after collapsing
 // axes; each input is classified contiguous / single element / strided, a specialization constant of the pipeline.
 #include <array>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "ops/elementwise_class.hpp"
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
@@ -133,6 +139,29 @@ bool ternary(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& re
 }
 
 }  // namespace
+
+bool elementwise_native(OpCode code, std::int32_t fn, DType dtype) {
+  const DeviceFeatures& f = runtime().features();
+  if (f.float64 && f.int64 && f.int16 && f.int8_arithmetic && f.storage8 && f.storage16) return true;
+  static std::mutex mutex;
+  static std::map<std::tuple<OpCode, std::int32_t, DType>, bool> known;
+  const std::lock_guard lock(mutex);
+  const auto [it, fresh] = known.try_emplace({code, fn, dtype}, true);
+  if (!fresh) return it->second;
+  const bool unary = code == OpCode::unary || code == OpCode::unary_test;
+  const bool test = code == OpCode::unary_test || code == OpCode::binary_test;
+  const std::string shader = std::string(unary ? "unary_" : "binary_") + (test ? "test_" : "") + variant_name(dtype);
+  // The contiguous layout: the others differ in their index arithmetic only, not in the features they need.
+  const std::int32_t contiguous = static_cast<std::int32_t>(Access::contiguous);
+  const std::vector<std::int32_t> spec =
+      unary ? std::vector<std::int32_t>{fn} : std::vector<std::int32_t>{fn, contiguous, contiguous};
+  try {
+    runtime().pipeline(shader, spec);
+  } catch (const DeviceLacks&) {
+    it->second = false;
+  }
+  return it->second;
+}
 
 bool elementwise(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {
   if (!fits_u32(num_elements(out.shape))) return false;

@@ -15,6 +15,10 @@ using Inputs = std::span<const Tensor>;
 
 bool elementwise(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // unary, binary,
                                                                                             // their _test, select, clip
+// Whether the device runs elementwise function `fn` of `code` (unary, binary or their _test) on `dtype` natively:
+// false where its kernel needs a feature the device lacks even specialized to that function (f32 exp without
+// f64). The fusion compiler leaves such nodes eager (each takes the counted fallback) instead of failing its kernel.
+bool elementwise_native(OpCode code, std::int32_t fn, DType dtype);
 bool cast(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
 // `count` elements of `src` converted from `from` to `to` (cast.comp), in a new buffer.
 BufferPtr cast_buffer(const BufferPtr& src, DType from, DType to, std::uint32_t count);

@@ -17,6 +17,7 @@
 #include "nxv/defn.hpp"
 #include "nxv/fallback.hpp"
 #include "nxv/ops.hpp"
+#include "nxv/vulkan.hpp"
 #include "support/expect_error.hpp"
 #include "support/parity.hpp"
 #include "vulkan/runtime/capabilities.hpp"
@@ -197,6 +198,34 @@ TEST_F(VulkanWithoutF64, F32SqrtWithoutF64IsCorrectlyRoundedOnEveryBitPattern) {
   const fallback::Counts events = fallback::count([&] { got = sqrt(x.to(backend())).to_host(); });
   EXPECT_TRUE(events.empty()) << events.begin()->first;
   EXPECT_EQ(compare_exact(sqrt(x), got), "");
+}
+
+// The fusion compiler leaves a node the device cannot run natively eager (kernels::elementwise_native) and fuses
+// the rest, rather than declining the whole graph: fewer dispatches than eager, and only exp leaves the device.
+TEST_F(VulkanWithoutF64, JitFusesAroundAnF32FunctionThatFallsBack) {
+  const auto fn = [](const Tensor& x, const Tensor& y) { return exp(x) * y + x * y - y; };
+  std::vector<float> values(1000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 37) * 0.125f - 2.0f;
+  const Tensor x = nxv::tensor(values, {1000}, reference_backend()).to(backend());
+  const Tensor y = (x * 0.5).to(backend());
+  auto jitted = jit(fn, {.compiler = compiler({.replay = Replay::never})});
+  jitted(x, y);  // compiles
+  flush();
+  const Counters before_eager = counters();
+  const Tensor eager = fn(x, y);
+  flush();
+  const std::uint64_t eager_dispatches = counters().dispatches - before_eager.dispatches;
+  Tensor fused;
+  const Counters before_fused = counters();
+  const fallback::Counts events = fallback::count([&] {
+    fused = jitted(x, y);
+    flush();
+  });
+  const std::uint64_t fused_dispatches = counters().dispatches - before_fused.dispatches;
+  EXPECT_EQ(compare_exact(eager.to_host(), fused.to_host()), "");
+  ASSERT_EQ(events.size(), 1u) << events.begin()->first;
+  EXPECT_EQ(events.begin()->first, "unary(exp):f32 [device lacks shaderFloat64]");
+  EXPECT_LT(fused_dispatches, eager_dispatches) << "the four other ops fuse";
 }
 
 TEST_F(VulkanWithoutF64, F32MatmulNeedsNoOptionalFeatureAndStaysOnTheDevice) {
