@@ -1,5 +1,5 @@
-// The SPIR-V walkers (src/vulkan/runtime/spirv_patch.hpp: count_bindings, capabilities, with_float_controls;
-// spirv_specialize.hpp: without_unused_width_capabilities) on arbitrary words,
+// The SPIR-V walkers (src/vulkan/runtime/spirv_patch.hpp: count_bindings, capabilities,
+// without_unused_width_capabilities, with_float_controls) on arbitrary words,
 // whatever their word counts say: refused with nxv::Error or walked, never read past the end. The input's first
 // byte picks the float-control modes asked for; the rest are the words (a whole multiple of 4 bytes, in a heap
 // block of exactly that size so ASan sees any overread), with a SPIR-V header put in front unless the input
@@ -8,7 +8,6 @@
 
 #include "fuzz.hpp"
 #include "vulkan/runtime/spirv_patch.hpp"
-#include "vulkan/runtime/spirv_specialize.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace nxv::vulkan;

@@ -9,7 +9,6 @@
 #include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/runtime.hpp"
 #include "vulkan/runtime/runtime_shaders.hpp"
-#include "vulkan/runtime/spirv_specialize.hpp"
 
 namespace nxv::vulkan::fusion {
 
@@ -38,8 +37,8 @@ std::vector<CompiledKernel> compile_kernels(const Graph& graph, std::span<const 
         vulkan::register_runtime_shader(entry.name, *entry.spirv);
         // Also the kernels whose pipelines are made at run time (contractions): a missing feature declines the
         // whole graph now rather than fail a call.
-        const std::string lacks = vulkan::missing_feature(vulkan::without_unused_width_capabilities(*entry.spirv),
-                                                          vulkan::runtime().features());
+        const vulkan::DeviceFeatures& features = vulkan::runtime().features();
+        const std::string lacks = vulkan::missing_feature(vulkan::trimmed_for(*entry.spirv, features), features);
         if (!lacks.empty()) throw vulkan::DeviceLacks(entry.name, lacks);
         compiled[i].shader = entry.name;
         if (pipeline_of_source[i]) compiled[i].pipeline = vulkan::runtime().pipeline(entry.name);

@@ -46,4 +46,9 @@ std::string missing_feature(std::span<const std::uint32_t> spirv, const DeviceFe
   return {};
 }
 
+std::vector<std::uint32_t> trimmed_for(std::span<const std::uint32_t> spirv, const DeviceFeatures& features) {
+  if (missing_feature(spirv, features).empty()) return {spirv.begin(), spirv.end()};
+  return without_unused_width_capabilities(spirv);
+}
+
 }  // namespace nxv::vulkan

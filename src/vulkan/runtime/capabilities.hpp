@@ -3,14 +3,17 @@
 //
 // Vulkan 1.2 requires none of shaderFloat64, shaderInt64, shaderInt16, shaderInt8, shaderFloat16 or the 8/16-bit
 // storage features, and most devices outside desktop NVIDIA/AMD lack some of them (Apple's through MoltenVK have no
-// f64, many phones no int64). A kernel whose module declares such a capability cannot run there: creating its
-// module throws DeviceLacks, VulkanBackend::execute catches it and runs the op through the counted host-fallback
-// choke point (the event names the feature), and the fusion compilers decline the graph (it runs op by op).
+// f64, many phones no int64). A kernel whose module needs such a capability cannot run there, even specialized to
+// its pipeline's constants (spirv_specialize.hpp): creating its pipeline throws DeviceLacks, VulkanBackend::execute
+// catches it and runs the op through the counted host-fallback choke point (the event names the feature), the
+// fusion compiler leaves such nodes eager (kernels::elementwise_native) and declines a graph whose generated kernel
+// still needs one (it runs op by op).
 #pragma once
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "nxv/error.hpp"
 #include "vulkan/runtime/runtime.hpp"
@@ -33,5 +36,9 @@ class DeviceLacks : public Error {
 // The Vulkan feature behind the first capability `spirv` declares that `features` lacks, e.g. "shaderFloat64";
 // empty when the device has everything the module needs.
 std::string missing_feature(std::span<const std::uint32_t> spirv, const DeviceFeatures& features);
+
+// The module's words for a device with `features`: as they are, or, where the device lacks a feature the module
+// declares, without the width capabilities no type of it uses (without_unused_width_capabilities).
+std::vector<std::uint32_t> trimmed_for(std::span<const std::uint32_t> spirv, const DeviceFeatures& features);
 
 }  // namespace nxv::vulkan

@@ -17,14 +17,23 @@ constexpr const char* kAccepts =
     "f64, int64, int16, int8, f16, push-descriptors, buffer-range=SIZE with SIZE in bytes or with a KiB, MiB or GiB "
     "suffix (e.g. buffer-range=128MiB), and minimum (all of these, at 128MiB)";
 
-// The features an entry hides, by name.
+// The entries that hide a feature, by name (`minimum` hides them all).
+struct FeatureEntry {
+  std::string_view name;
+  bool DeviceMask::*hides;
+};
+constexpr FeatureEntry kFeatureEntries[] = {
+    {"push-descriptors", &DeviceMask::push_descriptors},
+    {"f64", &DeviceMask::float64},
+    {"int64", &DeviceMask::int64},
+    {"int16", &DeviceMask::int16},
+    {"int8", &DeviceMask::int8},
+    {"f16", &DeviceMask::float16},
+};
+
 bool DeviceMask::*feature_entry(std::string_view entry) {
-  if (entry == "push-descriptors") return &DeviceMask::push_descriptors;
-  if (entry == "f64") return &DeviceMask::float64;
-  if (entry == "int64") return &DeviceMask::int64;
-  if (entry == "int16") return &DeviceMask::int16;
-  if (entry == "int8") return &DeviceMask::int8;
-  if (entry == "f16") return &DeviceMask::float16;
+  for (const FeatureEntry& f : kFeatureEntries)
+    if (f.name == entry) return f.hides;
   return nullptr;
 }
 
@@ -48,6 +57,10 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
 
 DeviceMask parse_device_mask(std::string_view setting) {
   DeviceMask mask;
+  // Two ranges (two entries, or one and `minimum`): the lower one, as a mask only ever lowers.
+  const auto lower_range = [&](std::uint64_t size) {
+    mask.buffer_range = mask.buffer_range == 0 ? size : std::min(mask.buffer_range, size);
+  };
   while (!setting.empty()) {
     const std::size_t comma = std::min(setting.find(','), setting.size());
     const std::string_view entry = trim_whitespace(setting.substr(0, comma));
@@ -57,17 +70,13 @@ DeviceMask parse_device_mask(std::string_view setting) {
     if (bool DeviceMask::*feature = feature_entry(entry)) {
       mask.*feature = true;
     } else if (entry == "minimum") {
-      for (bool DeviceMask::*f : {&DeviceMask::push_descriptors, &DeviceMask::float64, &DeviceMask::int64,
-                                  &DeviceMask::int16, &DeviceMask::int8, &DeviceMask::float16})
-        mask.*f = true;
-      mask.buffer_range =
-          mask.buffer_range == 0 ? kMinimumBufferRange : std::min(mask.buffer_range, kMinimumBufferRange);
+      for (const FeatureEntry& f : kFeatureEntries) mask.*f.hides = true;
+      lower_range(kMinimumBufferRange);
     } else if (name == "buffer-range") {
       const std::optional<std::uint64_t> size =
           parse_size(name.size() < entry.size() ? entry.substr(name.size() + 1) : std::string_view());
       if (!size) detail::fail("NXV_DEVICE_MASK: malformed size in '", entry, "' (it takes ", kAccepts, ")");
-      // Two of them: the lower one, as a mask only ever lowers.
-      mask.buffer_range = mask.buffer_range == 0 ? *size : std::min(mask.buffer_range, *size);
+      lower_range(*size);
     } else {
       detail::fail("NXV_DEVICE_MASK: unknown entry '", entry, "' (it takes a comma-separated list of ", kAccepts, ")");
     }

@@ -132,11 +132,7 @@ const PipelineCache::Module& PipelineCache::module(const std::string& shader) co
     detail::fail("vulkan: no embedded shader named '", shader, "' (", embedded_shader_names().size(),
                  " are registered in src/vulkan/kernels/CMakeLists.txt)");
   auto m = std::make_unique<Module>();
-  // A device without some feature: first drop what the module declares but no longer uses (glslc keeps Float64
-  // in modules whose double code it optimised away).
-  const std::vector<std::uint32_t> words = missing_feature(spirv, context_.features).empty()
-                                               ? std::vector<std::uint32_t>(spirv.begin(), spirv.end())
-                                               : without_unused_width_capabilities(spirv);
+  const std::vector<std::uint32_t> words = trimmed_for(spirv, context_.features);
   m->lacks = missing_feature(words, context_.features);
   const auto patched = for_device(words);
   m->bindings = count_bindings(patched);

@@ -14,6 +14,7 @@ namespace nxv::vulkan {
 namespace {
 
 constexpr std::uint32_t kOpExtension = 10, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpCapability = 17;
+constexpr std::uint32_t kOpTypeInt = 21, kOpTypeFloat = 22;
 constexpr std::uint32_t kCapabilityDenormPreserve = 4464, kExecutionModeDenormPreserve = 4459;
 constexpr std::uint32_t kCapabilitySignedZeroInfNanPreserve = 4466, kExecutionModeSignedZeroInfNanPreserve = 4461;
 
@@ -65,6 +66,48 @@ std::vector<std::uint32_t> capabilities(std::span<const std::uint32_t> spirv) {
     if (opcode == kOpCapability && in.size() >= 2) found.push_back(in[1]);
   });
   return found;
+}
+
+namespace {
+
+// The type widths a capability is about (SPIR-V spec 3.31): needed while the module declares an OpTypeInt
+// (`integer`) or OpTypeFloat of that width.
+struct WidthCapability {
+  std::uint32_t capability;
+  bool integer, floating;
+  std::uint32_t width;
+};
+constexpr WidthCapability kWidthCapabilities[] = {
+    {10, false, true, 64},                                                   // Float64
+    {9, false, true, 16},                                                    // Float16
+    {11, true, false, 64},                                                   // Int64
+    {12, true, false, 64},                                                   // Int64Atomics
+    {22, true, false, 16},                                                   // Int16
+    {39, true, false, 8},                                                    // Int8
+    {4433, true, true, 16}, {4434, true, true, 16}, {4435, true, true, 16},  // 16-bit storage
+    {4448, true, false, 8}, {4449, true, false, 8}, {4450, true, false, 8},  // 8-bit storage
+};
+
+}  // namespace
+
+std::vector<std::uint32_t> without_unused_width_capabilities(std::span<const std::uint32_t> spirv) {
+  check_header(spirv);
+  bool int_width[65] = {}, float_width[65] = {};
+  for_each_instruction(spirv, [&](std::size_t, std::uint32_t opcode, std::span<const std::uint32_t> in) {
+    if ((opcode == kOpTypeInt || opcode == kOpTypeFloat) && in.size() >= 3 && in[2] <= 64)
+      (opcode == kOpTypeInt ? int_width : float_width)[in[2]] = true;
+  });
+  const auto unused = [&](std::uint32_t capability) {
+    for (const WidthCapability& w : kWidthCapabilities)
+      if (w.capability == capability)
+        return !((w.integer && int_width[w.width]) || (w.floating && float_width[w.width]));
+    return false;
+  };
+  std::vector<std::uint32_t> out(spirv.begin(), spirv.begin() + 5);
+  for_each_instruction(spirv, [&](std::size_t, std::uint32_t opcode, std::span<const std::uint32_t> in) {
+    if (!(opcode == kOpCapability && in.size() == 2 && unused(in[1]))) out.insert(out.end(), in.begin(), in.end());
+  });
+  return out;
 }
 
 std::vector<std::uint32_t> with_float_controls(std::span<const std::uint32_t> spirv, const FloatControls& controls) {

@@ -15,6 +15,11 @@ std::uint32_t count_bindings(std::span<const std::uint32_t> spirv);
 // The capabilities a SPIR-V module declares (its OpCapability operands, in order). nxv::Error as count_bindings.
 std::vector<std::uint32_t> capabilities(std::span<const std::uint32_t> spirv);
 
+// The module less the capabilities for 8/16/64-bit types (Float64, Int64, Int16, Int8, Float16 and the 8/16-bit
+// storage ones) that it declares no such type for: glslc keeps OpCapability Float64 in a module whose double code
+// its optimiser removed, and a device without the feature must not be given a module that declares it.
+std::vector<std::uint32_t> without_unused_width_capabilities(std::span<const std::uint32_t> spirv);
+
 // The float-control execution modes (SPV_KHR_float_controls) a module should carry, per float width.
 struct FloatControls {
   bool denorm_preserve_f32 = false, denorm_preserve_f64 = false;

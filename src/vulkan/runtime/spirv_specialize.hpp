@@ -14,13 +14,8 @@ namespace nxv::vulkan {
 // `device_f64`, the others at their defaults)
 // and the branches, functions and constants they leave dead removed by SPIRV-Tools' optimiser (constant
 // propagation and dead-code passes only, which keep the arithmetic and its NoContraction decorations as they are),
-// then without_unused_width_capabilities. Empty when the optimiser refuses the module.
+// then without_unused_width_capabilities (spirv_patch.hpp). Empty when the optimiser refuses the module.
 std::vector<std::uint32_t> specialized(std::span<const std::uint32_t> spirv, std::span<const std::int32_t> values,
                                        bool device_f64);
-
-// The module less the capabilities for 8/16/64-bit types (Float64, Int64, Int16, Int8, Float16 and the 8/16-bit
-// storage ones) that it declares no such type for: glslc keeps OpCapability Float64 in a module whose double code
-// its optimiser removed, and a device without the feature must not be given a module that declares it.
-std::vector<std::uint32_t> without_unused_width_capabilities(std::span<const std::uint32_t> spirv);
 
 }  // namespace nxv::vulkan
