@@ -77,13 +77,18 @@ void print_feature_tiers(const DeviceDescription& d) {
             "; bindings through descriptor sets recycled per batch";
   row("push descriptors", push);
   row("subgroup size", std::to_string(d.subgroup_size));
-  row("shared memory", bytes(d.max_shared_memory));
-  row("workgroup invocations", std::to_string(d.max_workgroup_invocations));
+  const auto masked_to = [](std::uint64_t value, const std::string& text) {
+    return value != 0 ? " (masked by NXV_DEVICE_MASK to at most " + text + ")" : std::string();
+  };
+  row("shared memory", bytes(d.max_shared_memory) + masked_to(mask.shared_memory, bytes(mask.shared_memory)));
+  row("workgroup invocations",
+      std::to_string(d.max_workgroup_invocations) + " (x " + std::to_string(d.max_workgroup_size[0]) + ", y " +
+          std::to_string(d.max_workgroup_size[1]) + ", z " + std::to_string(d.max_workgroup_size[2]) + ")" +
+          masked_to(mask.invocations, std::to_string(mask.invocations)));
   row("workgroup count x", std::to_string(d.max_workgroup_count_x));
   row("push constants", bytes(d.max_push_constants));
   row("storage buffer range",
-      bytes(d.max_storage_buffer_range) +
-          (mask.buffer_range != 0 ? " (masked by NXV_DEVICE_MASK to at most " + bytes(mask.buffer_range) + ")" : ""));
+      bytes(d.max_storage_buffer_range) + masked_to(mask.buffer_range, bytes(mask.buffer_range)));
   row("allocation size", bytes(d.max_allocation_size));
   row("cooperative matrix f16", std::string(yes(d.cooperative_matrix_f16)) +
                                     " (VK_NV_cooperative_matrix, 16x16x16 f16 -> f32: f16 dots in fast mode)");

@@ -27,6 +27,7 @@ struct DeviceDescription {
   bool float64 = false, int64 = false, float16 = false, int8 = false, storage8 = false, int16 = false,
        storage16 = false, push_descriptors = false;
   std::uint32_t max_workgroup_invocations = 0, max_workgroup_count_x = 0, max_push_constants = 0;
+  std::uint32_t max_workgroup_size[3] = {0, 0, 0};  // maxComputeWorkGroupSize: invocations along x, y, z
   std::uint32_t max_shared_memory = 0;
   // Float controls: whether shaders may ask to keep f32/f64 denormals (NVIDIA flushes f32 denormals otherwise)
   // and the sign of zero, infinities and NaNs; nx_vulkan asks for every one the device offers.

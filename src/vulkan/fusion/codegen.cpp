@@ -60,7 +60,7 @@ class Generator {
          "#extension GL_GOOGLE_include_directive : require\n"
          "#include \"lib/common.glsl\"\n"
          "#include \"lib/elementwise.glsl\"\n\n"
-         "layout(local_size_x = NXV_GROUP_SIZE) in;\n";  // 256: a reduction's lanes too
+         "layout(local_size_x = NXV_GROUP_SIZE) in;\n";  // 128: a reduction's 256 lanes take two each
     // The outer kernel's reads of a nested inner reduction take its results from shared memory: no binding.
     const NodeId nested = k_.inner.empty() ? -1 : k_.inner[0].reduce;
     std::size_t binding = 0, push = k_.push.size() + (loop_ != nullptr ? kLoopPushWords : 0);
@@ -229,11 +229,8 @@ class Generator {
       << "  uint t = gl_LocalInvocationID.x;\n"
       << "  uint o = g / " << l.chunks << "u;\n"
       << "  uint begin = (g % " << l.chunks << "u) * " << kReduceChunk << "u;\n"
-      << "  uint end = min(" << l.length << "u, begin + " << kReduceChunk << "u);\n"
-      << "  " << c.acc << " acc = " << c.identity << ";\n"
-      << "  for (uint r = begin + t; r < end; r += 256u) {\n";
-    emit_offset(s, l, "o", "r", "    ");
-    s << "    acc = nxv_combine(acc, nxv_element(offset));\n  }\n";
+      << "  uint end = min(" << l.length << "u, begin + " << kReduceChunk << "u);\n";
+    emit_lanes(s, l, c, "o", "begin", "end");
     emit_tree_and_store(s, "g");
   }
 
@@ -261,16 +258,30 @@ class Generator {
     s << "}\n";
   }
 
+  // reduce.comp's 256 lanes on the NXV_GROUP_SIZE (128) invocations: lane l folds the elements begin + l,
+  // begin + l + 256, ... before `end` of output `o` from the identity into lanes[l].
+  void emit_lanes(std::ostringstream& s, const ReduceLayout& l, const ReduceCode& c, const std::string& o,
+                  const std::string& begin, const std::string& end) {
+    s << "  for (uint lane = t; lane < 256u; lane += NXV_GROUP_SIZE) {\n"
+      << "    " << c.acc << " acc = " << c.identity << ";\n"
+      << "    for (uint r = " << begin << " + lane; r < " << end << "; r += 256u) {\n";
+    emit_offset(s, l, o, "r", "      ");
+    s << "      acc = nxv_combine(acc, nxv_element(offset));\n    }\n"
+      << "    lanes[lane] = acc;\n  }\n";
+  }
+
   void emit_tree_and_store(std::ostringstream& s, const std::string& g) {
-    s << "  lanes[t] = acc;\n  barrier();\n"
+    s << "  barrier();\n"
       << "  for (uint s = 128u; s > 0u; s >>= 1) {\n"
-      << "    if (t < s) lanes[t] = nxv_combine(lanes[t], lanes[t + s]);\n    barrier();\n  }\n"
+      << "    for (uint lane = t; lane < s; lane += NXV_GROUP_SIZE) lanes[lane] = nxv_combine(lanes[lane], "
+         "lanes[lane + s]);\n"
+      << "    barrier();\n  }\n"
       << "  if (t == 0u) {\n    result[" << g << "] = " << store_expr(result_dtype(), "lanes[0]") << ";\n";
     if (!k_.epilogue.empty()) s << "    nxv_epilogue(" << g << ", lanes[0]);\n";
     s << "  }\n}\n";
   }
 
-  // A reduction to one value over an inner reduction's results (nested.cpp), in one workgroup: eight inner results
+  // A reduction to one value over an inner reduction's results (nested.cpp), in one workgroup: four inner results
   // at a time, each by 32 lanes emulating reduce.comp's 256 (the tree's first three levels combine every lane with
   // the identity, as the eager kernel does with its idle lanes), kept in shared memory; then the outer reduction in
   // its own order, its reads of the inner node taking them.
@@ -282,33 +293,30 @@ class Generator {
     std::size_t inner_push = k_.push.size();
     for (const Kernel& e : k_.epilogue) inner_push += e.push.size();
     const ReduceCode ci = emit_reduce_functions(s, inner, "iin", "iout", "_inner", inner_push);
-    s << "shared " << ci.acc << " inner_lanes[256];\n"
+    s << "shared " << ci.acc << " inner_lanes[NXV_GROUP_SIZE];\n"
       << "shared " << ci.acc << " inner_result[" << inner_outputs << "];\n\n";
     const ReduceCode c = emit_reduce_functions(s, k_, "in", "out", "", 0, inner.reduce, "inner_result");
     emit_epilogue(s, c.acc);
     s << "shared " << c.acc << " lanes[256];\n\n"
       << "void main() {\n"
       << "  uint t = gl_LocalInvocationID.x;\n"
-      << "  uint lane = t % 32u;\n"
-      << "  for (uint o0 = 0u; o0 < " << inner_outputs << "u; o0 += 8u) {\n"
+      << "  uint part = t % 32u;\n"
+      << "  for (uint o0 = 0u; o0 < " << inner_outputs << "u; o0 += NXV_GROUP_SIZE / 32u) {\n"
       << "    uint o = o0 + t / 32u;\n"
       << "    " << ci.acc << " a = " << ci.identity << ";\n"
-      << "    if (o < " << inner_outputs << "u && lane < " << li.length << "u) {\n";
-    emit_offset(s, li, "o", "lane", "      ");
+      << "    if (o < " << inner_outputs << "u && part < " << li.length << "u) {\n";
+    emit_offset(s, li, "o", "part", "      ");
     s << "      a = nxv_combine_inner(a, nxv_element_inner(offset));\n    }\n"
       << "    for (uint level = 0u; level < 3u; ++level) a = nxv_combine_inner(a, " << ci.identity << ");\n"
       << "    inner_lanes[t] = a;\n    barrier();\n"
       << "    for (uint s = 16u; s > 0u; s >>= 1) {\n"
-      << "      if (lane < s) inner_lanes[t] = nxv_combine_inner(inner_lanes[t], inner_lanes[t + s]);\n"
+      << "      if (part < s) inner_lanes[t] = nxv_combine_inner(inner_lanes[t], inner_lanes[t + s]);\n"
       << "      barrier();\n    }\n"
-      << "    if (lane == 0u && o < " << inner_outputs << "u) {\n"
+      << "    if (part == 0u && o < " << inner_outputs << "u) {\n"
       << "      inner_result[o] = inner_lanes[t];\n"
       << "      iresult[o] = " << store_expr(inner_node.type.dtype, "inner_lanes[t]") << ";\n    }\n"
-      << "    barrier();\n  }\n"
-      << "  " << c.acc << " acc = " << c.identity << ";\n"
-      << "  for (uint r = t; r < " << l.length << "u; r += 256u) {\n";
-    emit_offset(s, l, "0u", "r", "    ");
-    s << "    acc = nxv_combine(acc, nxv_element(offset));\n  }\n";
+      << "    barrier();\n  }\n";
+    emit_lanes(s, l, c, "0u", "0u", std::to_string(l.length) + "u");
     emit_tree_and_store(s, "0u");
   }
 

@@ -12,6 +12,7 @@
 #include "vulkan/fusion/instance_codegen.hpp"
 #include "vulkan/fusion/shader_cache.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/runtime.hpp"
 #include "vulkan/runtime/runtime_shaders.hpp"
 #include "vulkan/runtime/storage.hpp"
@@ -155,7 +156,9 @@ class InstanceCompiler final : public MapCompiler {
     };
     const Clock::time_point generation_start = Clock::now();
     std::optional<InstanceKernel> k = fusion::generate_instance_kernel(graph, batched, options, why);
-    if (k && mapping != "invocation" && !options.group && !f.loop_trips_capped && !k->scratch.empty()) {
+    // (A device with fewer invocations per workgroup than the mapping's lanes keeps one invocation per instance.)
+    if (k && mapping != "invocation" && !options.group && !f.loop_trips_capped && !k->scratch.empty() &&
+        f.max_workgroup_invocations >= fusion::kGroupLanes) {
       options.group = true;
       std::string group_why;
       std::optional<InstanceKernel> grouped = fusion::generate_instance_kernel(graph, batched, options, group_why);
@@ -197,6 +200,9 @@ class InstanceCompiler final : public MapCompiler {
       const Clock::time_point pipeline_start = Clock::now();
       pipeline = rt.pipeline(entry.name);
       pipeline_ms = ms_since(pipeline_start);
+    } catch (const DeviceLacks& e) {  // e.g. NXV_CHAIN_SHADERS=workgroup on a device of 128 invocations a group
+      why = "the device lacks " + e.feature();
+      return nullptr;
     } catch (const Error& e) {  // a generator bug must not stop a sampler: it runs vectorized, and says why
       const std::string what = e.what();
       why = "the generated kernel did not compile: " + what.substr(0, what.find('\n'));

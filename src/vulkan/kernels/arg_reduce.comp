@@ -1,7 +1,7 @@
 // OpCode::arg_reduce (FN 0 = argmax, 1 = argmin): the s64 index of the first maximum / minimum along one axis of
 // a contiguous tensor viewed as [outer, reduced, inner] (inner = 1 and outer = 1 for the flattened tensor).
 // NaN beats every number and ties go to the smaller index, so the comparison alone fixes the answer and the
-// order of the scan does not matter: 256 lanes scan strided elements, then a shared-memory tree.
+// order of the scan does not matter: NXV_GROUP_SIZE lanes scan strided elements, then a shared-memory tree.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "lib/common.glsl"
@@ -11,15 +11,16 @@ layout(constant_id = 0) const int FN = 0;
 #define NONE 0xffffffffu
 
 layout(std430, binding = 0) readonly buffer In { A_STORE x_data[]; };
-layout(std430, binding = 1) writeonly buffer Out { int64_t y_data[]; };
+// The s64 results as (low, high) word pairs: indices are below 2^32, and the kernel then needs no shaderInt64.
+layout(std430, binding = 1) writeonly buffer Out { uvec2 y_data[]; };
 layout(push_constant) uniform Push {
   uint outputs;  // outer * inner
   uint reduced;
   uint inner;
 } pc;
 
-shared A_T best_value[256];
-shared uint best_index[256];
+shared A_T best_value[NXV_GROUP_SIZE];
+shared uint best_index[NXV_GROUP_SIZE];
 
 // Whether (x at i) beats the current best (v at j); NONE marks an empty lane.
 bool beats(A_T x, uint i, A_T v, uint j) {
@@ -39,7 +40,7 @@ void main() {
   uint base = (o / pc.inner) * pc.reduced * pc.inner + o % pc.inner;
   A_T v = A_T(0);
   uint j = NONE;
-  for (uint r = lane; r < pc.reduced; r += 256u) {
+  for (uint r = lane; r < pc.reduced; r += NXV_GROUP_SIZE) {
     A_T x = A_LOAD(x_data[base + r * pc.inner]);
     if (beats(x, r, v, j)) {
       v = x;
@@ -49,12 +50,12 @@ void main() {
   best_value[lane] = v;
   best_index[lane] = j;
   barrier();
-  for (uint s = 128u; s > 0u; s >>= 1) {
+  for (uint s = NXV_GROUP_SIZE / 2u; s > 0u; s >>= 1) {
     if (lane < s && beats(best_value[lane + s], best_index[lane + s], best_value[lane], best_index[lane])) {
       best_value[lane] = best_value[lane + s];
       best_index[lane] = best_index[lane + s];
     }
     barrier();
   }
-  if (lane == 0u) y_data[o] = best_index[0] == NONE ? int64_t(0) : int64_t(best_index[0]);
+  if (lane == 0u) y_data[o] = uvec2(best_index[0] == NONE ? 0u : best_index[0], 0u);
 }

@@ -4,7 +4,7 @@
 // partial word stays inside both ranges. Workgroup row y copies pair y; unused pairs have 0 words.
 #version 450
 
-layout(local_size_x = 256) in;
+layout(local_size_x = 128) in;  // Vulkan's minimum maxComputeWorkGroupInvocations
 layout(std430, binding = 0) readonly buffer S0 { uint s0[]; };
 layout(std430, binding = 1) readonly buffer S1 { uint s1[]; };
 layout(std430, binding = 2) readonly buffer S2 { uint s2[]; };
@@ -26,7 +26,7 @@ layout(push_constant) uniform Push { uint words[8]; } pc;
 void main() {
   uint pair = gl_WorkGroupID.y;
   uint n = pc.words[pair];
-  uint step = gl_NumWorkGroups.x * 256u;
+  uint step = gl_NumWorkGroups.x * 128u;
   for (uint i = gl_GlobalInvocationID.x; i < n; i += step) {
     switch (pair) {
       case 0u: d0[i] = s0[i]; break;

@@ -33,7 +33,8 @@ void copy_buffers(std::span<const BufferCopy> copies) {
       bindings[p] = {&c.src, false};
       bindings[kPairs + p] = {&c.dst, p < n};
     }
-    const auto groups_x = static_cast<std::uint32_t>(std::min(kMaxGroupsX, (most + 255) / 256));
+    // copy_many.comp: 128 invocations a group
+    const auto groups_x = static_cast<std::uint32_t>(std::min(kMaxGroupsX, (most + 127) / 128));
     dispatch_bindings(runtime(), pipeline, bindings, std::as_bytes(std::span(words)), groups_x,
                       static_cast<std::uint32_t>(n));
   }

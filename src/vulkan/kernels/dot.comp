@@ -1,8 +1,8 @@
 // OpCode::dot as a batch of [M, K] x [K, N] products read through strides, so that every orientation of a
 // and b (and batch axes) runs without a transpose. This is the `tiled` variant: every dtype, and floats below
-// the size where the register-blocked dot_blocked.comp takes over (src/vulkan/kernels/dot.hpp). Tiles of 64 x 64 outputs per workgroup of 16 x 16
-// invocations, each owning a 4 x 4 register block (rows ty + 16 i, columns tx + 16 j, so that the shared-memory
-// reads of a warp are conflict-free and its stores coalesced); K advances in slabs of 16 through shared memory
+// the size where the register-blocked dot_blocked.comp takes over (src/vulkan/kernels/dot.hpp). Tiles of 64 x 64 outputs per workgroup of 16 x 8
+// invocations (128: Vulkan's minimum workgroup), each owning an 8 x 4 register block (rows ty + 8 i, columns
+// tx + 16 j, so that the shared-memory reads of a warp are conflict-free and its stores coalesced); K advances in slabs of 16 through shared memory
 // (16 KiB for f64: fits lavapipe's 32 KiB and NVIDIA's 48 KiB).
 // Every output is acc = acc + a_k * b_k for k = 0, 1, ..., K-1 in order, the product and the sum each rounded
 // (`precise`: never contracted into an fma; integers wrap),
@@ -14,7 +14,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "lib/common.glsl"
 
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = 16, local_size_y = 8) in;
 // Which of the slab's axes consecutive invocations walk when loading: k where the operand is contiguous
 // along k (a row-major a, a transposed b), else the free axis, so that global loads coalesce.
 layout(constant_id = 0) const int A_ALONG_K = 1;
@@ -50,13 +50,13 @@ void main() {
   uint a_base = batch * pc.a_batch;
   uint b_base = batch * pc.b_batch;
 
-  A_T acc[4][4];
-  for (uint i = 0u; i < 4u; ++i)
+  A_T acc[8][4];
+  for (uint i = 0u; i < 8u; ++i)
     for (uint j = 0u; j < 4u; ++j) acc[i][j] = A_T(0);
 
   for (uint k0 = 0u; k0 < pc.k; k0 += TK) {
-    for (uint e = 0u; e < 4u; ++e) {
-      uint idx = tid + e * 256u;
+    for (uint e = 0u; e < 8u; ++e) {
+      uint idx = tid + e * 128u;
       uint kk = A_ALONG_K == 1 ? idx % TK : idx / TM;
       uint mm = A_ALONG_K == 1 ? idx / TK : idx % TM;
       bool inside = m0 + mm < pc.m && k0 + kk < pc.k;
@@ -69,11 +69,11 @@ void main() {
     barrier();
     uint slab = min(TK, pc.k - k0);
     for (uint kk = 0u; kk < slab; ++kk) {
-      A_T a[4];
+      A_T a[8];
       A_T b[4];
-      for (uint i = 0u; i < 4u; ++i) a[i] = a_tile[kk][ty + 16u * i];
+      for (uint i = 0u; i < 8u; ++i) a[i] = a_tile[kk][ty + 8u * i];
       for (uint j = 0u; j < 4u; ++j) b[j] = b_tile[kk][tx + 16u * j];
-      for (uint i = 0u; i < 4u; ++i)
+      for (uint i = 0u; i < 8u; ++i)
         for (uint j = 0u; j < 4u; ++j) {
           // Vulkan only guarantees correctly rounded multiplies and adds (fma may be split, as lavapipe does),
           // so the portable definition that every device reproduces bit for bit is a rounded product, then a
@@ -93,8 +93,8 @@ void main() {
   }
 
   uint y_base = batch * pc.m * pc.n;
-  for (uint i = 0u; i < 4u; ++i) {
-    uint row = m0 + ty + 16u * i;
+  for (uint i = 0u; i < 8u; ++i) {
+    uint row = m0 + ty + 8u * i;
     if (row >= pc.m) continue;
     for (uint j = 0u; j < 4u; ++j) {
       uint col = n0 + tx + 16u * j;

@@ -232,6 +232,13 @@ std::optional<Problem> problem_of(const OpCall& call, const TensorType& a, const
   p.kernel = forced_dot_kernel().value_or(choose_dot_kernel(at.precision, out.dtype, p.batches, p.m, p.n, p.k, tensor));
   if (p.kernel == DotKernel::tensor && !tensor) p.kernel = DotKernel::mid;
   if (!blocked_dtype) p.kernel = DotKernel::tiled;
+  // The register-blocked and tensor-core variants take 256 invocations and up to 40 KiB of shared memory; tiled
+  // fits Vulkan's minimum, and every variant gives the same bits.
+  if (p.kernel != DotKernel::tiled &&
+      !fits_device(p.kernel == DotKernel::tensor
+                       ? std::string("dot_tensor_f16")
+                       : std::string("dot_") + dot_kernel_name(p.kernel) + "_" + variant_name(out.dtype)))
+    p.kernel = DotKernel::tiled;
   p.splits = dot_k_splits(at.precision, out.dtype, p.batches, p.m, p.n, p.k);
   p.chunk = (p.k + p.splits - 1) / p.splits;
   p.splits = p.splits > 1 ? (p.k + p.chunk - 1) / p.chunk : 1;

@@ -1,7 +1,14 @@
 #include "vulkan/kernels/layout.hpp"
 
 #include <algorithm>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 #include <vector>
+
+#include "vulkan/runtime/capabilities.hpp"
+#include "vulkan/runtime/shader_registry.hpp"
+#include "vulkan/runtime/spirv_patch.hpp"
 
 namespace nxv::vulkan::kernels {
 
@@ -21,6 +28,15 @@ const char* variant_name(DType t) { return k_shader_types[static_cast<int>(t)].v
 const GlslType& glsl_type(DType t) { return k_shader_types[static_cast<int>(t)].glsl; }
 
 BufferPtr allocate(const TensorType& type) { return runtime().allocate(byte_size(type)); }
+
+bool fits_device(const std::string& shader) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, bool> fits;
+  const std::lock_guard lock(mutex);
+  const auto it = fits.find(shader);
+  if (it != fits.end()) return it->second;
+  return fits[shader] = exceeded_limit(workgroup_needs(embedded_shader(shader), {}), runtime().features()).empty();
+}
 
 Grid grid_for_groups(std::uint64_t groups) {
   const std::uint64_t max_x = std::max<std::uint32_t>(1, runtime().features().max_workgroup_count_x);

@@ -12,7 +12,7 @@
 
 namespace nxv::vulkan::kernels {
 
-inline constexpr std::uint32_t kGroupSize = 256;  // local_size_x of the 1-D kernels
+inline constexpr std::uint32_t kGroupSize = 128;  // local_size_x of the 1-D kernels (lib/common.glsl: why 128)
 
 // The shader variant suffix of a dtype: "u8" for pred and u8 (one byte, computed in uint), else its name.
 const char* variant_name(DType t);
@@ -50,6 +50,11 @@ void collapse(Shape& shape, std::span<Shape> strides);
 // How an elementwise input is addressed (lib/broadcast.glsl).
 enum class Access : std::int32_t { contiguous = 0, scalar = 1, strided = 2 };
 Access access_of(const Shape& collapsed_shape, const Shape& collapsed_strides);
+
+// Whether an embedded shader's workgroup (with its default constants) fits the device's limits: a family with a
+// variant written for more than Vulkan's minimum (128 invocations, 16 KiB of shared memory) takes another where it
+// does not (dot.cpp's register-blocked variants). Cached per shader.
+bool fits_device(const std::string& shader);
 
 // Pipelines of one kernel family, keyed by an integer the family packs from dtype, function and layout, so that
 // a dispatch costs one integer lookup rather than the runtime's name lookup.

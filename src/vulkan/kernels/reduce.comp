@@ -1,7 +1,8 @@
 // OpCode::reduce in the fixed order that makes sums bit-identical to the reference backend:
 // one workgroup of 256 lanes per (output, chunk of CHUNK = 16384 reduced elements); lane l accumulates the
 // chunk's elements l, l+256, ... in increasing order from the identity, then a shared-memory tree
-// (s = 128, 64, ..., 1: lane[i] = lane[i] OP lane[i+s]) gives lane[0]. No subgroup operations: their size
+// (s = 128, 64, ..., 1: lane[i] = lane[i] OP lane[i+s]) gives lane[0]. The scalar variants run the 256 lanes on
+// NXV_GROUP_SIZE = 128 invocations (Vulkan's minimum workgroup), invocation t holding lanes t and t + 128. No subgroup operations: their size
 // differs by device and would change the order. More than one chunk writes partials [outputs, chunks] that the
 // host reduces again with this shader (src/vulkan/kernels/reduce.cpp). src/vulkan/fusion generates reductions in the
 // same order (docs/fusion-compiler.md): change it in both places or in neither.
@@ -89,7 +90,8 @@ ACC_T combine(ACC_T a, ACC_T b) {
 ACC_T load(uint i) { return A_LOAD(x_data[i]); }
 #endif
 
-shared ACC_T lanes[256];
+#define LANES 256u
+shared ACC_T lanes[LANES];
 
 uint kept_base(uint o) {
   uint base = 0u;
@@ -171,9 +173,11 @@ void main() {
   lanes[4u * t + 2u] = acc2;
   lanes[4u * t + 3u] = acc3;
 #else
-  ACC_T acc = identity();
-  for (uint r = begin + t; r < end; r += 256u) acc = combine(acc, load(reduced_offset(base, r)));
-  lanes[t] = acc;
+  for (uint l = t; l < LANES; l += THREADS) {
+    ACC_T acc = identity();
+    for (uint r = begin + l; r < end; r += LANES) acc = combine(acc, load(reduced_offset(base, r)));
+    lanes[l] = acc;
+  }
 #endif
   barrier();
   for (uint s = 128u; s > 0u; s >>= 1) {

@@ -30,7 +30,8 @@ bool before(A_T a, uint ia, A_T b, uint ib) {
 #ifdef TILE
 layout(std430, binding = 0) readonly buffer In { A_STORE x_data[]; };
 layout(std430, binding = 1) writeonly buffer Values { A_STORE v_data[]; };
-layout(std430, binding = 2) writeonly buffer Positions { int64_t p_data[]; };
+// Positions (s64) as (low, high) word pairs: below 2^32, and the kernel then needs no shaderInt64.
+layout(std430, binding = 2) writeonly buffer Positions { uvec2 p_data[]; };
 layout(push_constant) uniform Push {
   uint lines;
   uint n;
@@ -80,15 +81,15 @@ void main() {
   }
   for (uint e = lane; e < m; e += NXV_GROUP_SIZE) {
     v_data[base + e] = A_PACK(values[e]);
-    p_data[base + e] = int64_t(positions[e]);
+    p_data[base + e] = uvec2(positions[e], 0u);
   }
 }
 
 #else  // MERGE
 layout(std430, binding = 0) readonly buffer InValues { A_STORE vi_data[]; };
-layout(std430, binding = 1) readonly buffer InPositions { int64_t pi_data[]; };
+layout(std430, binding = 1) readonly buffer InPositions { uvec2 pi_data[]; };
 layout(std430, binding = 2) writeonly buffer OutValues { A_STORE vo_data[]; };
-layout(std430, binding = 3) writeonly buffer OutPositions { int64_t po_data[]; };
+layout(std430, binding = 3) writeonly buffer OutPositions { uvec2 po_data[]; };
 layout(push_constant) uniform Push {
   uint total;  // lines * n
   uint n;
@@ -103,7 +104,7 @@ void main() {
   uint run = pos / pc.width;
   uint pair = (run / 2u) * 2u * pc.width;
   A_T v = A_LOAD(vi_data[i]);
-  uint q = uint(pi_data[i]);
+  uint q = pi_data[i].x;
   uint offset;
   uint other;
   uint len;
@@ -121,11 +122,11 @@ void main() {
   while (lo < hi) {  // how many elements of the other run sort before this one
     uint mid = lo + (hi - lo) / 2u;
     uint at = line_base + other + mid;
-    if (before(A_LOAD(vi_data[at]), uint(pi_data[at]), v, q)) lo = mid + 1u;
+    if (before(A_LOAD(vi_data[at]), pi_data[at].x, v, q)) lo = mid + 1u;
     else hi = mid;
   }
   uint out_at = line_base + pair + offset + lo;
   vo_data[out_at] = A_PACK(v);
-  po_data[out_at] = int64_t(q);
+  po_data[out_at] = uvec2(q, 0u);
 }
 #endif

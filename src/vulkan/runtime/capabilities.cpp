@@ -1,6 +1,7 @@
 // SPIR-V capabilities (spec 3.31) mapped to the device features that allow them.
 #include "vulkan/runtime/capabilities.hpp"
 
+#include <string>
 #include <utility>
 
 #include "vulkan/runtime/spirv_patch.hpp"
@@ -43,6 +44,21 @@ std::string missing_feature(std::span<const std::uint32_t> spirv, const DeviceFe
   for (const std::uint32_t capability : capabilities(spirv))
     for (const Needed& n : kNeeded)
       if (n.capability == capability && !(features.*n.has)) return n.feature;
+  return {};
+}
+
+std::string exceeded_limit(const WorkgroupNeeds& needs, const DeviceFeatures& features) {
+  const auto n = [](std::uint64_t v) { return std::to_string(v); };
+  if (needs.invocations() > features.max_workgroup_invocations)
+    return n(needs.invocations()) +
+           " invocations per workgroup (maxComputeWorkGroupInvocations: " + n(features.max_workgroup_invocations) + ")";
+  for (int i = 0; i < 3; ++i)
+    if (needs.size[i] > features.max_workgroup_size[i])
+      return n(needs.size[i]) + " invocations along " + "xyz"[i] +
+             " (maxComputeWorkGroupSize: " + n(features.max_workgroup_size[i]) + ")";
+  if (needs.shared_bytes > features.max_shared_memory)
+    return n(needs.shared_bytes) +
+           " bytes of shared memory (maxComputeSharedMemorySize: " + n(features.max_shared_memory) + ")";
   return {};
 }
 

@@ -17,6 +17,7 @@
 
 #include "nxv/error.hpp"
 #include "vulkan/runtime/runtime.hpp"
+#include "vulkan/runtime/spirv_patch.hpp"
 
 namespace nxv::vulkan {
 
@@ -36,6 +37,11 @@ class DeviceLacks : public Error {
 // The Vulkan feature behind the first capability `spirv` declares that `features` lacks, e.g. "shaderFloat64";
 // empty when the device has everything the module needs.
 std::string missing_feature(std::span<const std::uint32_t> spirv, const DeviceFeatures& features);
+
+// What a workgroup needs beyond the device's limits, e.g. "256 invocations per workgroup
+// (maxComputeWorkGroupInvocations: 128)"; empty when it fits. Vulkan guarantees only 128 invocations (128 x 128 x 64)
+// and 16 KiB of shared memory; a kernel written for more takes the counted fallback where the device has less.
+std::string exceeded_limit(const WorkgroupNeeds& needs, const DeviceFeatures& features);
 
 // The module's words for a device with `features`: as they are, or, where the device lacks a feature the module
 // declares, without the width capabilities no type of it uses (without_unused_width_capabilities).

@@ -165,9 +165,12 @@ Context::Context() : instance(create_instance()) {
   queue = vk::raii::Queue(device, queue_family, 0);
 
   limits = physical.getProperties().limits;
-  // The range as described (NXV_DEVICE_MASK may have lowered it): the buffer limits below, and the allocator's,
-  // derive from these limits.
+  // The range, shared memory and workgroup size as described (NXV_DEVICE_MASK may have lowered them): the buffer limits
+  // below, and the allocator's, derive from these limits.
   limits.maxStorageBufferRange = static_cast<std::uint32_t>(description.max_storage_buffer_range);
+  limits.maxComputeSharedMemorySize = description.max_shared_memory;
+  limits.maxComputeWorkGroupInvocations = description.max_workgroup_invocations;
+  for (int i = 0; i < 3; ++i) limits.maxComputeWorkGroupSize[i] = description.max_workgroup_size[i];
   if (push_descriptors)  // (the extension's properties may be asked for only where the device has it)
     max_push_descriptors =
         physical.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDevicePushDescriptorPropertiesKHR>()
@@ -190,6 +193,8 @@ Context::Context() : instance(create_instance()) {
   features.max_buffer_bytes = features.max_buffer_bytes / 4 * 4;
   features.max_push_constants = std::min<std::uint32_t>(limits.maxPushConstantsSize, 128);
   features.max_shared_memory = limits.maxComputeSharedMemorySize;
+  features.max_workgroup_invocations = limits.maxComputeWorkGroupInvocations;
+  for (int i = 0; i < 3; ++i) features.max_workgroup_size[i] = limits.maxComputeWorkGroupSize[i];
   features.push_descriptors = push_descriptors;
   features.max_bindings = std::min({kMaxBindings, push_descriptors ? max_push_descriptors : kMaxBindings,
                                     limits.maxPerStageDescriptorStorageBuffers, limits.maxDescriptorSetStorageBuffers});

@@ -15,7 +15,8 @@ namespace {
 
 constexpr const char* kAccepts =
     "f64, int64, int16, int8, f16, push-descriptors, buffer-range=SIZE with SIZE in bytes or with a KiB, MiB or GiB "
-    "suffix (e.g. buffer-range=128MiB), and minimum (all of these, at 128MiB)";
+    "suffix (e.g. buffer-range=128MiB), shared-memory=SIZE, invocations=N, and minimum (all of these, at Vulkan's "
+    "minimum limits: 128MiB, 16KiB, 128)";
 
 // The entries that hide a feature, by name (`minimum` hides them all).
 struct FeatureEntry {
@@ -37,7 +38,9 @@ bool DeviceMask::*feature_entry(std::string_view entry) {
   return nullptr;
 }
 
-constexpr std::uint64_t kMinimumBufferRange = std::uint64_t{128} << 20;  // Vulkan's minimum maxStorageBufferRange
+// Vulkan's minimum maxStorageBufferRange, maxComputeSharedMemorySize and maxComputeWorkGroupInvocations.
+constexpr std::uint64_t kMinimumBufferRange = std::uint64_t{128} << 20, kMinimumSharedMemory = 16384;
+constexpr std::uint64_t kMinimumInvocations = 128;
 
 // A whole number of bytes > 0, optionally in KiB, MiB or GiB; nullopt when malformed or past 2^64.
 std::optional<std::uint64_t> parse_size(std::string_view text) {
@@ -57,9 +60,18 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
 
 DeviceMask parse_device_mask(std::string_view setting) {
   DeviceMask mask;
-  // Two ranges (two entries, or one and `minimum`): the lower one, as a mask only ever lowers.
-  const auto lower_range = [&](std::uint64_t size) {
-    mask.buffer_range = mask.buffer_range == 0 ? size : std::min(mask.buffer_range, size);
+  // Two values of a limit (two entries, or one and `minimum`): the lower one, as a mask only ever lowers.
+  const auto lower = [](std::uint64_t& limit, std::uint64_t value) {
+    limit = limit == 0 ? value : std::min(limit, value);
+  };
+  // The entry's SIZE (or N, where `plain`), checked.
+  const auto size_of = [](std::string_view entry, std::string_view name, bool plain) {
+    const std::string_view text = name.size() < entry.size() ? entry.substr(name.size() + 1) : std::string_view();
+    const std::optional<std::uint64_t> size = parse_size(text);
+    if (!size || (plain && text.find_first_not_of("0123456789") != std::string_view::npos))
+      detail::fail("NXV_DEVICE_MASK: malformed ", plain ? "count" : "size", " in '", entry, "' (it takes ", kAccepts,
+                   ")");
+    return *size;
   };
   while (!setting.empty()) {
     const std::size_t comma = std::min(setting.find(','), setting.size());
@@ -71,12 +83,15 @@ DeviceMask parse_device_mask(std::string_view setting) {
       mask.*feature = true;
     } else if (entry == "minimum") {
       for (const FeatureEntry& f : kFeatureEntries) mask.*f.hides = true;
-      lower_range(kMinimumBufferRange);
+      lower(mask.buffer_range, kMinimumBufferRange);
+      lower(mask.shared_memory, kMinimumSharedMemory);
+      lower(mask.invocations, kMinimumInvocations);
     } else if (name == "buffer-range") {
-      const std::optional<std::uint64_t> size =
-          parse_size(name.size() < entry.size() ? entry.substr(name.size() + 1) : std::string_view());
-      if (!size) detail::fail("NXV_DEVICE_MASK: malformed size in '", entry, "' (it takes ", kAccepts, ")");
-      lower_range(*size);
+      lower(mask.buffer_range, size_of(entry, name, false));
+    } else if (name == "shared-memory") {
+      lower(mask.shared_memory, size_of(entry, name, false));
+    } else if (name == "invocations") {
+      lower(mask.invocations, size_of(entry, name, true));
     } else {
       detail::fail("NXV_DEVICE_MASK: unknown entry '", entry, "' (it takes a comma-separated list of ", kAccepts, ")");
     }
@@ -103,6 +118,12 @@ void apply_device_mask(const DeviceMask& mask, DeviceDescription& d) {
   if (mask.float16) d.float16 = false;
   if (!d.float16 || !d.storage16) d.cooperative_matrix_f16 = false;  // its shaders need both
   if (mask.buffer_range != 0) d.max_storage_buffer_range = std::min(d.max_storage_buffer_range, mask.buffer_range);
+  const auto lower = [](std::uint32_t& limit, std::uint64_t value) {
+    if (value != 0 && value < limit) limit = static_cast<std::uint32_t>(value);
+  };
+  lower(d.max_shared_memory, mask.shared_memory);
+  lower(d.max_workgroup_invocations, mask.invocations);
+  for (std::uint32_t& size : d.max_workgroup_size) lower(size, mask.invocations);
   d.masked = mask.entries;
 }
 

@@ -133,6 +133,7 @@ DeviceDescription describe_device(const vk::raii::PhysicalDevice& device, int in
   d.device_id = props.deviceID;
   d.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
   d.max_workgroup_count_x = props.limits.maxComputeWorkGroupCount[0];
+  for (int i = 0; i < 3; ++i) d.max_workgroup_size[i] = props.limits.maxComputeWorkGroupSize[i];
   d.max_push_constants = props.limits.maxPushConstantsSize;
   d.max_shared_memory = props.limits.maxComputeSharedMemorySize;
   d.max_storage_buffer_range = props.limits.maxStorageBufferRange;

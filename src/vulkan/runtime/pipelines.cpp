@@ -139,8 +139,9 @@ const PipelineCache::Module& PipelineCache::module(const std::string& shader) co
   if (m->lacks.empty())
     m->module = vk::raii::ShaderModule(
         context_.device, vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
-  else
-    m->words = words;  // specialized before the float controls go in (the optimiser skips modules that have them)
+  // Read for each pipeline's workgroup size and shared memory, and specialized where the module lacks a feature
+  // (before the float controls go in: the optimiser skips modules that have them).
+  m->words = words;
   // Two threads may have made the same module; the first one stored is kept (both are equal).
   const std::lock_guard lock(modules_mutex_);
   return *modules_.try_emplace(shader, std::move(m)).first->second;
@@ -162,22 +163,25 @@ std::unique_ptr<Pipeline> PipelineCache::create(std::string_view shader,
   const Module& m = module(p->shader);
   p->bindings = m.bindings;
   vk::raii::ShaderModule own{nullptr};  // this pipeline's specialized module, where the shared one needs too much
-  if (!m.lacks.empty()) {
-    const std::string key = pipeline_key(shader, specialization);
-    {
-      const std::lock_guard lock(modules_mutex_);
-      if (const auto it = lacking_.find(key); it != lacking_.end()) throw DeviceLacks(shader, it->second);
-    }
+  const std::string key = pipeline_key(shader, specialization);
+  {
+    const std::lock_guard lock(modules_mutex_);
+    if (const auto it = lacking_.find(key); it != lacking_.end()) throw DeviceLacks(shader, it->second);
+  }
+  std::string lacks = exceeded_limit(workgroup_needs(m.words, specialization), context_.features);
+  if (lacks.empty() && !m.lacks.empty()) {
     const std::vector<std::uint32_t> words = specialized(m.words, specialization, context_.features.float64);
-    const std::string lacks = words.empty() ? m.lacks : missing_feature(words, context_.features);
-    if (!lacks.empty()) {
-      const std::lock_guard lock(modules_mutex_);
-      lacking_.emplace(key, lacks);
-      throw DeviceLacks(shader, lacks);
+    lacks = words.empty() ? m.lacks : missing_feature(words, context_.features);
+    if (lacks.empty()) {
+      const auto patched = for_device(words);
+      own = vk::raii::ShaderModule(context_.device,
+                                   vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
     }
-    const auto patched = for_device(words);
-    own = vk::raii::ShaderModule(context_.device,
-                                 vk::ShaderModuleCreateInfo{.codeSize = patched.size() * 4, .pCode = patched.data()});
+  }
+  if (!lacks.empty()) {
+    const std::lock_guard lock(modules_mutex_);
+    lacking_.emplace(key, lacks);
+    throw DeviceLacks(shader, lacks);
   }
   if (p->bindings > max_bindings_)
     detail::fail("vulkan: shader '", shader, "' declares ", p->bindings,

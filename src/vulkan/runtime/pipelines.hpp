@@ -34,7 +34,7 @@ class PipelineCache {
   // them under its lock); create is (the device and the VkPipelineCache are internally synchronized). insert keeps
   // the first pipeline made for a key and returns it. create throws nxv::Error for an unknown shader name or a
   // shader that uses more bindings than the layout has, and DeviceLacks (capabilities.hpp) for one that needs a
-  // feature the device lacks.
+  // feature the device lacks or a larger workgroup or more shared memory than it allows.
   const Pipeline* find(std::string_view shader, std::span<const std::int32_t> specialization) const;
   std::unique_ptr<Pipeline> create(std::string_view shader, std::span<const std::int32_t> specialization) const;
   const Pipeline* insert(std::unique_ptr<Pipeline> pipeline, std::span<const std::int32_t> specialization);
@@ -64,14 +64,15 @@ class PipelineCache {
     vk::raii::ShaderModule module{nullptr};
     std::uint32_t bindings = 0;
     std::string lacks;                 // that feature (capabilities.hpp)
-    std::vector<std::uint32_t> words;  // then, the module's words (before for_device)
+    std::vector<std::uint32_t> words;  // the module's words (before for_device)
   };
   const Module& module(const std::string& shader) const;
   // The words with the float controls the device offers (spirv_patch.hpp), unless NXV_FLOAT_CONTROLS=0.
   std::vector<std::uint32_t> for_device(std::span<const std::uint32_t> spirv) const;
   mutable std::mutex modules_mutex_;
   mutable std::unordered_map<std::string, std::unique_ptr<Module>> modules_;
-  // (shader, constants) whose specialized module still needs a feature the device lacks, and that feature.
+  // (shader, constants) whose specialized module still needs a feature the device lacks, or whose workgroup exceeds
+  // its limits, and what it lacks.
   mutable std::unordered_map<std::string, std::string> lacking_;
 };
 

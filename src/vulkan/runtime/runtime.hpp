@@ -63,6 +63,10 @@ struct DeviceFeatures {
   std::uint64_t max_buffer_bytes = 0;
   std::uint32_t max_push_constants = 128;
   std::uint32_t max_shared_memory = 16384;  // maxComputeSharedMemorySize (16 KiB is Vulkan's minimum)
+  // maxComputeWorkGroupInvocations and maxComputeWorkGroupSize (Vulkan's minimum: 128, and 128 x 128 x 64): a kernel
+  // whose workgroup is larger falls back like one that needs a missing feature (PipelineCache::create).
+  std::uint32_t max_workgroup_invocations = 128;
+  std::uint32_t max_workgroup_size[3] = {128, 128, 64};
   // Storage buffers one dispatch may bind: the shared layout's size, kMaxBindings capped by the device's push
   // descriptors and per-stage storage buffers. The fusion compiler plans kernels within it.
   std::uint32_t max_bindings = 16;

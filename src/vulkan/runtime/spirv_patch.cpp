@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <unordered_map>
 
 #include "nxv/error.hpp"
 
@@ -89,6 +90,127 @@ constexpr WidthCapability kWidthCapabilities[] = {
 };
 
 }  // namespace
+
+namespace {
+
+// The scalar values of a module's integer constants and the sizes of its types, as workgroup_needs reads them.
+class ModuleSizes {
+ public:
+  explicit ModuleSizes(std::span<const std::int32_t> specialization) : specialization_(specialization) {}
+
+  void decorate(std::span<const std::uint32_t> in) {  // OpDecorate target decoration operands...
+    constexpr std::uint32_t kSpecId = 1, kBuiltIn = 11, kWorkgroupSize = 25;
+    if (in.size() >= 4 && in[2] == kSpecId) spec_ids_[in[1]] = in[3];
+    if (in.size() >= 4 && in[2] == kBuiltIn && in[3] == kWorkgroupSize) workgroup_size_id = in[1];
+  }
+
+  // Types and constants, in module order (each is declared before its uses).
+  void declare(std::uint32_t opcode, std::span<const std::uint32_t> in) {
+    constexpr std::uint32_t kOpTypeBool = 20, kOpTypeVector = 23, kOpTypeMatrix = 24, kOpTypeArray = 28;
+    constexpr std::uint32_t kOpTypeStruct = 30, kOpTypePointer = 32, kOpConstant = 43, kOpConstantComposite = 44;
+    constexpr std::uint32_t kOpSpecConstant = 50, kOpSpecConstantComposite = 51, kOpSpecConstantOp = 52;
+    if (opcode == kOpTypeBool && in.size() >= 2) {
+      bytes_[in[1]] = 4;
+    } else if ((opcode == kOpTypeInt || opcode == kOpTypeFloat) && in.size() >= 3) {
+      bytes_[in[1]] = in[2] / 8;
+    } else if ((opcode == kOpTypeVector || opcode == kOpTypeMatrix) && in.size() >= 4) {
+      bytes_[in[1]] = bytes(in[2]) * in[3];
+    } else if (opcode == kOpTypeArray && in.size() >= 4) {
+      bytes_[in[1]] = bytes(in[2]) * value(in[3]);
+    } else if (opcode == kOpTypeStruct && in.size() >= 2) {
+      std::uint64_t total = 0;
+      for (std::size_t m = 2; m < in.size(); ++m) total += bytes(in[m]);
+      bytes_[in[1]] = total;
+    } else if (opcode == kOpTypePointer && in.size() >= 4) {
+      pointee_[in[1]] = in[3];
+    } else if ((opcode == kOpConstant || opcode == kOpSpecConstant) && in.size() >= 4) {
+      std::uint32_t v = in[3];
+      if (const auto id = spec_ids_.find(in[2]); opcode == kOpSpecConstant && id != spec_ids_.end())
+        if (id->second < specialization_.size()) v = static_cast<std::uint32_t>(specialization_[id->second]);
+      values_[in[2]] = v;
+    } else if ((opcode == kOpConstantComposite || opcode == kOpSpecConstantComposite) && in.size() >= 3) {
+      composites_[in[2]].assign(in.begin() + 3, in.end());
+    } else if (opcode == kOpSpecConstantOp && in.size() >= 6) {
+      values_[in[2]] = folded(in[3], value(in[4]), value(in[5]));
+    }
+  }
+
+  std::uint64_t bytes(std::uint32_t type) const {
+    const auto it = bytes_.find(type);
+    return it == bytes_.end() ? 0 : it->second;
+  }
+  std::uint64_t pointee_bytes(std::uint32_t pointer) const {
+    const auto it = pointee_.find(pointer);
+    return it == pointee_.end() ? 0 : bytes(it->second);
+  }
+  std::uint32_t value(std::uint32_t constant) const {
+    const auto it = values_.find(constant);
+    return it == values_.end() ? 0 : it->second;
+  }
+  const std::vector<std::uint32_t>* composite(std::uint32_t constant) const {
+    const auto it = composites_.find(constant);
+    return it == composites_.end() ? nullptr : &it->second;
+  }
+
+  std::uint32_t workgroup_size_id = 0;
+
+ private:
+  // The integer operations glslang emits for sizes computed from specialization constants (e.g. shared x[N * 2]);
+  // any other folds to 0, a size that limits nothing.
+  static std::uint32_t folded(std::uint32_t op, std::uint32_t a, std::uint32_t b) {
+    switch (op) {
+      case 128:
+        return a + b;  // OpIAdd
+      case 130:
+        return a - b;  // OpISub
+      case 132:
+        return a * b;  // OpIMul
+      case 134:
+        return b == 0 ? 0 : a / b;  // OpUDiv
+      case 194:
+        return b < 32 ? a >> b : 0;  // OpShiftRightLogical
+      case 196:
+        return b < 32 ? a << b : 0;  // OpShiftLeftLogical
+      default:
+        return 0;
+    }
+  }
+
+  std::span<const std::int32_t> specialization_;
+  std::unordered_map<std::uint32_t, std::uint32_t> spec_ids_, values_, pointee_;
+  std::unordered_map<std::uint32_t, std::uint64_t> bytes_;
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> composites_;
+};
+
+}  // namespace
+
+WorkgroupNeeds workgroup_needs(std::span<const std::uint32_t> spirv, std::span<const std::int32_t> specialization) {
+  constexpr std::uint32_t kOpDecorate = 71, kOpVariable = 59, kOpExecutionModeId = 331;
+  constexpr std::uint32_t kLocalSize = 17, kLocalSizeId = 38, kWorkgroup = 4;
+  check_header(spirv);
+  WorkgroupNeeds needs;
+  ModuleSizes sizes(specialization);
+  std::vector<std::uint32_t> size_ids;  // LocalSizeId's operands, resolved once the constants are read
+  for_each_instruction(spirv, [&](std::size_t, std::uint32_t opcode, std::span<const std::uint32_t> in) {
+    if (opcode == kOpExecutionMode && in.size() >= 6 && in[2] == kLocalSize) {
+      for (int i = 0; i < 3; ++i) needs.size[i] = in[3 + i];
+    } else if (opcode == kOpExecutionModeId && in.size() >= 6 && in[2] == kLocalSizeId) {
+      size_ids.assign(in.begin() + 3, in.begin() + 6);
+    } else if (opcode == kOpDecorate) {
+      sizes.decorate(in);
+    } else if (opcode == kOpVariable && in.size() >= 4 && in[3] == kWorkgroup) {
+      needs.shared_bytes += sizes.pointee_bytes(in[1]);
+    } else {
+      sizes.declare(opcode, in);
+    }
+  });
+  if (size_ids.size() == 3)
+    for (int i = 0; i < 3; ++i) needs.size[i] = sizes.value(size_ids[i]);
+  if (const std::vector<std::uint32_t>* built_in = sizes.composite(sizes.workgroup_size_id);
+      built_in != nullptr && built_in->size() == 3)
+    for (int i = 0; i < 3; ++i) needs.size[i] = sizes.value((*built_in)[i]);
+  return needs;
+}
 
 std::vector<std::uint32_t> without_unused_width_capabilities(std::span<const std::uint32_t> spirv) {
   check_header(spirv);

@@ -15,6 +15,17 @@ std::uint32_t count_bindings(std::span<const std::uint32_t> spirv);
 // The capabilities a SPIR-V module declares (its OpCapability operands, in order). nxv::Error as count_bindings.
 std::vector<std::uint32_t> capabilities(std::span<const std::uint32_t> spirv);
 
+// What one workgroup of a module's kernel takes, with its specialization constants set (`specialization[i]` is the
+// value of SpecId i; ids past the end keep their defaults): its size along x, y and z (the LocalSize or LocalSizeId
+// execution mode, or the WorkgroupSize built-in where one is declared) and the bytes of its Workgroup variables
+// (shared memory, each type at its natural size: scalars and vectors packed, arrays and structs without padding).
+struct WorkgroupNeeds {
+  std::uint32_t size[3] = {1, 1, 1};
+  std::uint64_t shared_bytes = 0;
+  std::uint64_t invocations() const { return std::uint64_t{size[0]} * size[1] * size[2]; }
+};
+WorkgroupNeeds workgroup_needs(std::span<const std::uint32_t> spirv, std::span<const std::int32_t> specialization);
+
 // The module less the capabilities for 8/16/64-bit types (Float64, Int64, Int16, Int8, Float16 and the 8/16-bit
 // storage ones) that it declares no such type for: glslc keeps OpCapability Float64 in a module whose double code
 // its optimiser removed, and a device without the feature must not be given a module that declares it.

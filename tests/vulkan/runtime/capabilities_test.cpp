@@ -66,6 +66,15 @@ TEST(ShaderCapabilities, F32KernelsThatNeedNothingOptionalRunOnTheBareDevice) {
     EXPECT_EQ(missing_feature(embedded_shader(shader), bare), "") << shader;
 }
 
+// s64 indices and positions are read and written as (low, high) word pairs (lib/index.glsl): take, gather, argmax
+// and argsort of 32-bit values need no shaderInt64.
+TEST(ShaderCapabilities, IndexKernelsOfS64IndicesNeedNoInt64) {
+  const DeviceFeatures bare;
+  for (const char* shader :
+       {"take_4_s64", "gather_4_s64", "arg_reduce_f32", "arg_reduce_s32", "sort_tile_f32", "sort_merge_f32"})
+    EXPECT_EQ(missing_feature(embedded_shader(shader), bare), "") << shader;
+}
+
 // binary_f32 holds every binary function behind its OP constant; some reach the reference's bits through f64.
 TEST(ShaderCapabilities, SpecializedToOneFunctionAModuleNeedsOnlyWhatThatFunctionNeeds) {
   DeviceFeatures no_f64 = every_feature();
@@ -98,6 +107,44 @@ TEST(ShaderCapabilities, CapabilitiesOfWidthsNoTypeUsesAreDropped) {
   std::vector<std::uint32_t> with_bytes = module;
   with_bytes.insert(with_bytes.end(), {type_int, 2, 8, 0});  // an 8-bit integer type: Int8 stays
   EXPECT_EQ(capabilities(without_unused_width_capabilities(with_bytes)), (std::vector<std::uint32_t>{1, 39}));
+}
+
+// The workgroup limits read from the kernels' SPIR-V: literal sizes, sizes from specialization constants (the
+// fused reductions' lanes), and shared memory at the types' natural sizes.
+TEST(ShaderWorkgroups, SizesAndSharedMemoryAreReadFromTheModule) {
+  const WorkgroupNeeds dot = workgroup_needs(embedded_shader("dot_f32"), {});
+  EXPECT_EQ(dot.size[0], 16u);
+  EXPECT_EQ(dot.size[1], 8u);
+  EXPECT_EQ(dot.size[2], 1u);
+  EXPECT_EQ(dot.invocations(), 128u) << "Vulkan's minimum";
+  EXPECT_EQ(dot.shared_bytes, 2u * 16 * 64 * 4) << "its a and b tiles, 16 x 64 floats each";
+  const WorkgroupNeeds dot64 = workgroup_needs(embedded_shader("dot_f64"), {});
+  EXPECT_EQ(dot64.shared_bytes, 2 * dot.shared_bytes) << "the same tiles of doubles";
+  const WorkgroupNeeds copy = workgroup_needs(embedded_shader("copy_many"), {});
+  EXPECT_EQ(copy.invocations(), 128u);
+  EXPECT_EQ(copy.shared_bytes, 0u);
+  const WorkgroupNeeds blocked = workgroup_needs(embedded_shader("dot_mid_f32"), {});
+  EXPECT_EQ(blocked.invocations(), 256u) << "more than Vulkan's minimum: dot.cpp takes tiled where it does not fit";
+}
+
+TEST(ShaderWorkgroups, ALimitTheKernelExceedsIsNamedWithTheDevicesValue) {
+  DeviceFeatures roomy = every_feature();
+  roomy.max_workgroup_invocations = 1024;
+  roomy.max_workgroup_size[0] = roomy.max_workgroup_size[1] = 1024;
+  roomy.max_shared_memory = 49152;
+  WorkgroupNeeds needs;
+  needs.size[0] = needs.size[1] = 16;
+  needs.shared_bytes = 16384;
+  EXPECT_EQ(exceeded_limit(needs, roomy), "");
+  DeviceFeatures minimum;  // Vulkan's minimum limits
+  EXPECT_EQ(exceeded_limit(needs, minimum), "256 invocations per workgroup (maxComputeWorkGroupInvocations: 128)");
+  needs.size[0] = 256;
+  needs.size[1] = 1;
+  roomy.max_workgroup_size[0] = 128;
+  EXPECT_EQ(exceeded_limit(needs, roomy), "256 invocations along x (maxComputeWorkGroupSize: 128)");
+  needs.size[0] = 64;
+  needs.shared_bytes = 16388;
+  EXPECT_EQ(exceeded_limit(needs, minimum), "16388 bytes of shared memory (maxComputeSharedMemorySize: 16384)");
 }
 
 TEST(ShaderCapabilities, DeviceLacksNamesTheShaderAndTheFeature) {

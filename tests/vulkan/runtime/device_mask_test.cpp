@@ -43,7 +43,10 @@ TEST(VulkanDeviceMask, HidesShaderFeaturesAndMinimumStandsForAllOfThemAtTheMinim
   EXPECT_TRUE(minimum.float64 && minimum.int64 && minimum.int16 && minimum.int8 && minimum.float16 &&
               minimum.push_descriptors);
   EXPECT_EQ(minimum.buffer_range, 128 * kMiB);
+  EXPECT_EQ(minimum.shared_memory, 16384u);
+  EXPECT_EQ(minimum.invocations, 128u);
   EXPECT_EQ(parse_device_mask("buffer-range=64MiB,minimum").buffer_range, 64 * kMiB) << "never raised";
+  EXPECT_EQ(parse_device_mask("minimum,invocations=64").invocations, 64u) << "the lower one";
   EXPECT_EQ(minimum.entries, "minimum");
 
   DeviceDescription gpu{.float64 = true,
@@ -62,9 +65,9 @@ TEST(VulkanDeviceMask, HidesShaderFeaturesAndMinimumStandsForAllOfThemAtTheMinim
 }
 
 TEST(VulkanDeviceMask, MalformedEntriesNameTheSettingAndWhatItAccepts) {
-  for (const char* setting :
-       {"buffer-range=", "buffer-range=12XB", "bogus", "buffer-range", "buffer-range=0", "buffer-range=-5",
-        "buffer-range=99999999999GiB", "push-descriptors=1", "fp64", "minimum=1"}) {
+  for (const char* setting : {"buffer-range=", "buffer-range=12XB", "bogus", "buffer-range", "buffer-range=0",
+                              "buffer-range=-5", "buffer-range=99999999999GiB", "push-descriptors=1", "fp64",
+                              "minimum=1", "invocations=", "invocations=0", "invocations=1KiB", "shared-memory=16QB"}) {
     const std::string error = error_of([&] { parse_device_mask(setting); });
     EXPECT_NE(error.find("NXV_DEVICE_MASK"), std::string::npos) << setting << ": " << error;
     EXPECT_NE(error.find(std::string("'") + setting + "'"), std::string::npos) << setting << ": " << error;
@@ -73,6 +76,7 @@ TEST(VulkanDeviceMask, MalformedEntriesNameTheSettingAndWhatItAccepts) {
   }
   EXPECT_NE(error_of([] { parse_device_mask("bogus"); }).find("unknown entry"), std::string::npos);
   EXPECT_NE(error_of([] { parse_device_mask("buffer-range=12XB"); }).find("malformed size"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_device_mask("invocations=1KiB"); }).find("malformed count"), std::string::npos);
 }
 
 TEST(VulkanDeviceMask, LowersLimitsButNeverRaisesThem) {
@@ -89,6 +93,19 @@ TEST(VulkanDeviceMask, LowersLimitsButNeverRaisesThem) {
   apply_device_mask(parse_device_mask(""), unmasked);
   EXPECT_TRUE(unmasked.push_descriptors);
   EXPECT_EQ(unmasked.max_storage_buffer_range, 0xffffffffu);
+
+  DeviceDescription wide{
+      .max_workgroup_invocations = 1024, .max_workgroup_size = {1024, 1024, 64}, .max_shared_memory = 49152};
+  apply_device_mask(parse_device_mask("minimum"), wide);
+  EXPECT_EQ(wide.max_workgroup_invocations, 128u);
+  EXPECT_EQ(wide.max_workgroup_size[0], 128u);
+  EXPECT_EQ(wide.max_workgroup_size[1], 128u);
+  EXPECT_EQ(wide.max_workgroup_size[2], 64u) << "already below the mask";
+  EXPECT_EQ(wide.max_shared_memory, 16384u);
+  DeviceDescription narrow{.max_workgroup_invocations = 64, .max_shared_memory = 8192};
+  apply_device_mask(parse_device_mask("invocations=256,shared-memory=32KiB"), narrow);
+  EXPECT_EQ(narrow.max_workgroup_invocations, 64u);
+  EXPECT_EQ(narrow.max_shared_memory, 8192u);
 }
 
 // ---- run by the `masked_buffer_range` ctest, with NXV_DEVICE_MASK=buffer-range=128MiB ----------------------------

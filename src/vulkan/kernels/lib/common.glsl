@@ -23,8 +23,10 @@
 // Elementwise kernels run NXV_GROUP_SIZE invocations per workgroup on a 2-D grid: maxComputeWorkGroupCount[0] may
 // be 65535, so the host spreads the groups over x and y (src/vulkan/kernels/layout.hpp) and a shader computes the
 // linear group x + y * numX. A constant rather than gl_WorkGroupSize: glslang binds gl_WorkGroupSize where a
-// function is defined, which is before the includer's local_size declaration (it read 1 here).
-#define NXV_GROUP_SIZE 256u
+// function is defined, which is before the includer's local_size declaration (it read 1 here). 128: Vulkan's minimum
+// maxComputeWorkGroupInvocations, so that every device runs them (kernels whose order is defined over 256 lanes,
+// like reduce.comp's, give each invocation two).
+#define NXV_GROUP_SIZE 128u
 uint nxv_linear_group() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
 uint nxv_linear_index() { return nxv_linear_group() * NXV_GROUP_SIZE + gl_LocalInvocationID.x; }
 

@@ -9,8 +9,10 @@
 uint nxv_clamp_index(int i, uint n) { return i < 0 ? 0u : min(uint(i), n - 1u); }
 bool nxv_index_inside(int i, uint n) { return i >= 0 && uint(i) < n; }
 #else
-#define IDX_STORE int64_t
-uint nxv_clamp_index(int64_t i, uint n) { return i < int64_t(0) ? 0u : uint(min(uint64_t(i), uint64_t(n - 1u))); }
-bool nxv_index_inside(int64_t i, uint n) { return i >= int64_t(0) && uint64_t(i) < uint64_t(n); }
+// s64 indices as their two 32-bit words (low, high: the same 8 bytes, std430 stride 8), so that the indexing kernels
+// need no shaderInt64: negative where the high word's sign bit is set, past any n < 2^32 where it is otherwise nonzero.
+#define IDX_STORE uvec2
+uint nxv_clamp_index(uvec2 i, uint n) { return int(i.y) < 0 ? 0u : i.y != 0u ? n - 1u : min(i.x, n - 1u); }
+bool nxv_index_inside(uvec2 i, uint n) { return i.y == 0u && i.x < n; }
 #endif
 #endif
