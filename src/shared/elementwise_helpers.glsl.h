@@ -53,7 +53,17 @@ NXV_FUNC uint nxv_round(uint x) { return x; }
 NXV_FUNC int nxv_round(int x) { return x; }
 NXV_FUNC int64_t nxv_round(int64_t x) { return x; }
 NXV_FUNC uint64_t nxv_round(uint64_t x) { return x; }
-NXV_FUNC float nxv_round(float x) { return nxv_round_half_awayf(x); }
+// f32 in f32 arithmetic, so no f64 is needed: below 2^23, ax - floor(ax) and t + 1 are exact, so this is
+// float(nxv_round_half_away(double(x))) bit for bit (a NaN comes back quieted by the addition).
+NXV_FUNC float nxv_round(float x) {
+  if (NXV_ISNAN(x)) return x + x;
+  float ax = NXV_FABS(x);
+  if (!(ax < float(8388608))) return x;  // 2^23 and above (and infinities) are integral
+  float t = NXV_FLOOR(ax);
+  float d = ax - t;
+  if (d >= float(0.5)) t = t + float(1);
+  return NXV_SIGNBIT(x) ? -t : t;
+}
 NXV_FUNC double nxv_round(double x) { return nxv_round_half_away(x); }
 
 // ---- float functions: f32 through the f64 algorithm, rounded once (sigmoid, softplus, log_sigmoid: through

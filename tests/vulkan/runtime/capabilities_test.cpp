@@ -225,6 +225,32 @@ TEST_F(VulkanWithoutF64, F32DivisionWithoutF64IsCorrectlyRoundedOnEveryBitPatter
   EXPECT_EQ(compare_exact(x / y, got), "");
 }
 
+// The running products of product and cumulative_product from the bits (lib/f32_exact.glsl's nxv_cr_multiply_bits)
+// against the reference's: random bit patterns of every exponent (denormal operands and results, overflow, the
+// specials), and pairs whose product lands next to the denormal boundary, as the products of rows of two.
+TEST_F(VulkanWithoutF64, F32ProductsWithoutF64AreCorrectlyRoundedOnEveryBitPattern) {
+  std::mt19937 bits(29);
+  std::vector<float> pairs;
+  const auto push = [&](std::uint32_t x, std::uint32_t y) {
+    pairs.push_back(std::bit_cast<float>(x));
+    pairs.push_back(std::bit_cast<float>(y));
+  };
+  for (int i = 0; i < (1 << 20); ++i) push(bits(), bits());
+  for (int i = 0; i < (1 << 16); ++i)  // exponents summing to about the smallest normal's
+    push(((40 + bits() % 40) << 23) | (bits() & 0x807fffffu), ((8 + bits() % 40) << 23) | (bits() & 0x807fffffu));
+  for (const float special : {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, 1e-45f, 1.17549435e-38f, 3.4028235e38f})
+    for (const float other : {0.0f, -0.0f, INFINITY, NAN, -3.0f, 1e-45f, 3.4028235e38f, 0.5f}) {
+      push(std::bit_cast<std::uint32_t>(special), std::bit_cast<std::uint32_t>(other));
+      push(std::bit_cast<std::uint32_t>(other), std::bit_cast<std::uint32_t>(special));
+    }
+  const auto rows = static_cast<std::int64_t>(pairs.size() / 2);
+  const Tensor x = nxv::tensor(pairs, {rows, 2}, reference_backend());
+  Tensor got;
+  const fallback::Counts events = fallback::count([&] { got = product(x.to(backend()), Axes{1}).to_host(); });
+  EXPECT_TRUE(events.empty()) << events.begin()->first;
+  EXPECT_EQ(compare_exact(product(x, Axes{1}), got), "");
+}
+
 // The square root from the bits (lib/f32_exact.glsl) against float(sqrt(double(x))): random bit patterns of both
 // signs, every denormal of a stride, the specials, and the squares of random floats and their neighbours (exact and
 // nearly exact roots).

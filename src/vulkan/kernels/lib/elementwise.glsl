@@ -36,6 +36,7 @@ double nxv_f32_exactly(float x) {
   return (u & 0x80000000u) != 0u ? negative : m;
 }
 float nxv_ieee_multiply(float a, float b) {
+  if (!NXV_DEVICE_F64) return nxv_cr_multiply_bits(a, b);  // the same bits from integer arithmetic (f32_exact.glsl)
   precise double p = nxv_f32_exactly(a) * nxv_f32_exactly(b);
   if (!(abs(p) < 1.1754943508222875080e-38lf)) return float(p);  // normal (rounded once), inf or NaN
   precise double scaled = abs(p) * 7.1362384635297994e+44lf;     // 2^149: the result in units of 2^-149

@@ -1,5 +1,6 @@
 // f32 arithmetic correctly rounded without f64, for devices that lack shaderFloat64 (Apple GPUs, most phones). The
-// kernels' f32 division and square root compute float(double(a) / double(b)) and float(sqrt(double(x))), correctly
+// running products of product and cumulative_product (lib/elementwise.glsl's nxv_ieee_multiply), and the
+// kernels' f32 division and square root, compute float(double(a) / double(b)) and float(sqrt(double(x))), correctly
 // rounded on every device with IEEE f64 (shared/elementwise_helpers.glsl.h); where the device has no f64 the same
 // bits come from the operands' bits in 32-bit integer arithmetic here, whatever precision the device's own f32 division has (Vulkan allows 2.5 ULP)
 // and whatever it does with f32 denormals. NXV_DEVICE_F64 picks the path per device: the runtime sets it
@@ -101,6 +102,31 @@ float nxv_cr_sqrt_bits(float x) {
   }
   // sqrt(x) = (q + f) * 2^((k - 26) / 2), so E - 152 = (k - 26) / 2.
   return uintBitsToFloat(nxv_cr_round(0u, q, (k - 26) / 2 + 152, r != 0u));
+}
+
+// a * b correctly rounded, denormal operands and results included: the 48-bit product of the significands
+// (umulExtended) cut to 26 bits and a sticky bit for nxv_cr_round. A NaN operand is returned quieted (the first one),
+// infinity times zero is the canonical NaN.
+float nxv_cr_multiply_bits(float a, float b) {
+  const uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
+  const uint sign = (ua ^ ub) & 0x80000000u;
+  const uint aa = ua & 0x7fffffffu, ab = ub & 0x7fffffffu;
+  if (aa > kNxvF32Inf) return uintBitsToFloat(ua | 0x400000u);
+  if (ab > kNxvF32Inf) return uintBitsToFloat(ub | 0x400000u);
+  if (aa == kNxvF32Inf || ab == kNxvF32Inf)
+    return uintBitsToFloat(aa == 0u || ab == 0u ? kNxvF32Nan : sign | kNxvF32Inf);
+  if (aa == 0u || ab == 0u) return uintBitsToFloat(sign);
+  uint ma, mb;
+  int ea, eb;
+  nxv_cr_unpack(aa, ma, ea);
+  nxv_cr_unpack(ab, mb, eb);
+  uint hi, lo;
+  umulExtended(ma, mb, hi, lo);  // ma * mb = hi * 2^32 + lo, in [2^46, 2^48)
+  const int lead = findMSB(hi) + 32;
+  const uint cut = uint(lead - 25);  // 21 or 22 bits below the 26 that nxv_cr_round takes
+  const uint q = (hi << (32u - cut)) | (lo >> cut);
+  // a * b = (q + f) * 2^(cut + ea + eb - 300), so E - 152 = lead - 25 + ea + eb - 300.
+  return uintBitsToFloat(nxv_cr_round(sign, q, ea + eb + lead - 173, (lo & ((1u << cut) - 1u)) != 0u));
 }
 
 // sqrt(x) in f32 correctly rounded on every device: through f64 where the device has it, else from the bits.
