@@ -19,7 +19,8 @@ std::uint32_t through_f64(float x) {
 
 TEST(ElementwiseHelpers, F32RoundInF32EqualsTheF64Algorithm) {
   std::vector<float> xs;
-  for (std::uint64_t u = 0; u <= 0xffffffffu; u += 97) xs.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(u)));
+  for (std::uint64_t u = 0; u <= 0xffffffffu; u += 97)
+    xs.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(u)));
   for (int k = -30; k <= 30; ++k)
     for (const float base : {std::ldexp(1.0f, k), std::ldexp(1.0f, k) + 0.5f, static_cast<float>(k) + 0.5f})
       for (const float x : {std::nextafter(base, 0.0f), base, std::nextafter(base, INFINITY)}) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "vulkan/fusion/plan.hpp"
+#include "vulkan/kernels/kernels.hpp"
 
 namespace nxv::vulkan::fusion {
 namespace {
@@ -18,7 +19,7 @@ bool reducible(const Graph& graph, const Node& n) {
   if (!fits_u32(num_elements(in.shape)) || in.shape.size() == 0) return false;
   const ReduceFn fn = n.call.attrs_as<ReduceAttrs>().fn;
   const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
-  return n.type.dtype == (logical ? DType::pred : in.dtype);
+  return n.type.dtype == (logical ? DType::pred : in.dtype) && vulkan::kernels::reduce_native(fn, in.dtype);
 }
 
 ReduceLayout reduce_layout(const Shape& shape, const Axes& axes, std::int64_t outputs) {

@@ -22,7 +22,11 @@ bool elementwise_native(OpCode code, std::int32_t fn, DType dtype);
 bool cast(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);
 // `count` elements of `src` converted from `from` to `to` (cast.comp), in a new buffer.
 BufferPtr cast_buffer(const BufferPtr& src, DType from, DType to, std::uint32_t count);
-bool reduce(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);    // reduce, arg_reduce
+bool reduce(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // reduce, arg_reduce
+// Whether the device runs reduction `fn` of `dtype` natively (reduce.comp specialized to it): false where it needs a
+// feature the device lacks (an f64 sum without f64, any/all of pred without 8-bit storage). The fusion compiler
+// leaves such reductions eager, as elementwise_native's nodes.
+bool reduce_native(ReduceFn fn, DType dtype);
 bool movement(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result);  // transpose, broadcast,
                                                                                          // slice, pad, concatenate,
                                                                                          // reverse

@@ -8,9 +8,14 @@
 // takes the reduce_vec4_* variant: same lanes and order, vector loads. Rows of at most kShortRow elements take the
 // scalar variant's SHORT path: one invocation per output, the same tree in registers.
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
 
 #include "vulkan/kernels/kernels.hpp"
 #include "vulkan/kernels/layout.hpp"
+#include "vulkan/runtime/capabilities.hpp"
 #include "vulkan/runtime/storage.hpp"
 
 namespace nxv::vulkan::kernels {
@@ -162,6 +167,25 @@ BufferPtr sum_leading_axis(const BufferPtr& partials, std::int64_t parts, const 
   const std::int64_t count = num_elements(out.shape);
   AxisGroups kept{{count}, {1}}, reduced{{parts}, {count}};
   return reduce_groups(partials, out.dtype, ReduceFn::sum, kept, reduced, count, parts, out);
+}
+
+bool reduce_native(ReduceFn fn, DType dtype) {
+  const DeviceFeatures& f = runtime().features();
+  if (f.float64 && f.int64 && f.int16 && f.int8_arithmetic && f.storage8 && f.storage16) return true;
+  static std::mutex mutex;
+  static std::map<std::pair<ReduceFn, DType>, bool> known;
+  const std::lock_guard lock(mutex);
+  const auto [it, fresh] = known.try_emplace({fn, dtype}, true);
+  if (!fresh) return it->second;
+  const bool logical = fn == ReduceFn::all || fn == ReduceFn::any;
+  // The scalar variant: the vec4 and short forms compute the same functions of the same types.
+  const std::int32_t spec[] = {static_cast<std::int32_t>(fn), dtype == DType::pred ? 1 : 255, 0};
+  try {
+    runtime().pipeline(std::string(logical ? "reduce_bool_" : "reduce_") + variant_name(dtype), spec);
+  } catch (const DeviceLacks&) {
+    it->second = false;
+  }
+  return it->second;
 }
 
 bool reduce(const OpCall& call, Inputs in, const TensorType& out, BufferPtr& result) {

@@ -301,6 +301,35 @@ TEST_F(VulkanWithoutF64, JitFusesAroundAnF32FunctionThatFallsBack) {
   EXPECT_LT(fused_dispatches, eager_dispatches) << "the four other ops fuse";
 }
 
+// The same for a reduction (kernels::reduce_native): `all` writes pred, which a device without 8-bit storage cannot
+// store, so it stays eager and takes the fallback while its elementwise producer still fuses into one kernel.
+TEST_F(VulkanWithoutF64, JitFusesAroundAReductionThatFallsBack) {
+  if (runtime().features().storage8) GTEST_SKIP() << "the device stores 8-bit values (the minimum mask hides them)";
+  const auto fn = [](const Tensor& x, const Tensor& y) { return all(x * y + x, Axes{1}); };
+  std::vector<float> values(64 * 32);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 37) * 0.125f - 2.0f;
+  const Tensor x = nxv::tensor(values, {64, 32}, reference_backend()).to(backend());
+  const Tensor y = (x * 0.5).to(backend());
+  auto jitted = jit(fn, {.compiler = compiler({.replay = Replay::never})});
+  jitted(x, y);  // compiles
+  flush();
+  const Counters before_eager = counters();
+  const Tensor eager = fn(x, y);
+  flush();
+  const std::uint64_t eager_dispatches = counters().dispatches - before_eager.dispatches;
+  Tensor fused;
+  const Counters before_fused = counters();
+  const fallback::Counts events = fallback::count([&] {
+    fused = jitted(x, y);
+    flush();
+  });
+  const std::uint64_t fused_dispatches = counters().dispatches - before_fused.dispatches;
+  EXPECT_EQ(compare_exact(eager.to_host(), fused.to_host()), "");
+  ASSERT_EQ(events.size(), 1u) << events.begin()->first;
+  EXPECT_NE(events.begin()->first.find("reduce(all)"), std::string::npos) << events.begin()->first;
+  EXPECT_EQ(fused_dispatches + 1, eager_dispatches) << "multiply and add fuse into one kernel";
+}
+
 TEST_F(VulkanWithoutF64, F32MatmulNeedsNoOptionalFeatureAndStaysOnTheDevice) {
   std::vector<float> values(64 * 64);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 17) * 0.25f - 2.0f;
