@@ -27,6 +27,8 @@ using std::uint64_t;
 #define NXV_SQRT_F32(x) float(std::sqrt(double(x)))
 #define NXV_BIT_COUNT(x) std::popcount(x)
 #define NXV_FIND_MSB(x) (31 - std::countl_zero(x))
+#define NXV_F32_BITS(x) std::bit_cast<std::uint32_t>(x)
+#define NXV_F32_FROM_BITS(u) std::bit_cast<float>(static_cast<std::uint32_t>(u))
 #define NXV_FUNC inline
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"

@@ -6,7 +6,8 @@
 // whose spelling differs (NXV_ISNAN, NXV_ISINF, NXV_FABS, NXV_FLOOR, NXV_CEIL, NXV_SQRT, NXV_SIGNBIT,
 // NXV_DIVIDE_F32 and NXV_SQRT_F32: float(double(a) / double(b)) and float(sqrt(double(x))), or the same bits
 // without f64 in GLSL, lib/f32_exact.glsl; and on a
-// 32-bit uint NXV_BIT_COUNT and NXV_FIND_MSB: GLSL's bitCount and findMSB, giving int, findMSB(0) = -1)
+// 32-bit uint NXV_BIT_COUNT and NXV_FIND_MSB: GLSL's bitCount and findMSB, giving int, findMSB(0) = -1; and
+// NXV_F32_BITS / NXV_F32_FROM_BITS: an f32's bits as a uint and back)
 // and includes shared/math.glsl.h first (the double-precision nxv_exp, nxv_log, nxv_pow, ...).
 //
 // Why f32 goes through f64: float(double(a) / double(b)) and float(sqrt(double(x))) are correctly rounded
@@ -206,7 +207,42 @@ NXV_FUNC int64_t nxv_pow(int64_t a, int64_t b) {
 
 // ---- remainder (sign of the dividend) and quotient (truncating), through unsigned magnitudes so that
 // INT_MIN and negative operands are defined in both languages -------------------------------------------
-NXV_FUNC float nxv_remainder(float a, float b) { return float(nxv_fmod(double(a), double(b))); }
+// f32 from the bits, so that no f64 is needed: fdlibm's e_fmodf.c, shift-and-subtract on the significands. fmod is
+// exact, so this is float(nxv_fmod(double(a), double(b))) bit for bit (NaN operands quieted, x % 0 and inf % y the
+// canonical NaN, as there).
+NXV_FUNC float nxv_fmod_f32(float x, float y) {
+  const uint ux = NXV_F32_BITS(x), uy = NXV_F32_BITS(y);
+  const uint sx = ux & 0x80000000u;
+  const uint ax = ux ^ sx, ay = uy & 0x7fffffffu;
+  if (ax > 0x7f800000u) return NXV_F32_FROM_BITS(ux | 0x400000u);
+  if (ay > 0x7f800000u) return NXV_F32_FROM_BITS(uy | 0x400000u);
+  if (ay == 0u || ax == 0x7f800000u) return NXV_F32_FROM_BITS(0x7fc00000u);
+  if (ax < ay) return x;
+  if (ax == ay) return NXV_F32_FROM_BITS(sx);
+  // ilogb of each, and the significands with the leading bit at bit 23 (denormals shifted up).
+  const int ix = ax < 0x00800000u ? NXV_FIND_MSB(ax) - 149 : int(ax >> 23) - 127;
+  int iy = ay < 0x00800000u ? NXV_FIND_MSB(ay) - 149 : int(ay >> 23) - 127;
+  int hx = ix >= -126 ? int(0x00800000u | (ax & 0x007fffffu)) : int(ax << uint(-126 - ix));
+  const int hy = iy >= -126 ? int(0x00800000u | (ay & 0x007fffffu)) : int(ay << uint(-126 - iy));
+  for (int n = ix - iy; n > 0; --n) {  // fixed-point remainder, one bit of the quotient at a time
+    const int hz = hx - hy;
+    if (hz < 0) {
+      hx = hx + hx;
+    } else {
+      if (hz == 0) return NXV_F32_FROM_BITS(sx);
+      hx = hz + hz;
+    }
+  }
+  if (hx - hy >= 0) hx = hx - hy;
+  if (hx == 0) return NXV_F32_FROM_BITS(sx);
+  while (hx < 0x00800000) {  // normalise
+    hx = hx + hx;
+    iy -= 1;
+  }
+  if (iy >= -126) return NXV_F32_FROM_BITS(sx | ((uint(hx) - 0x00800000u) | (uint(iy + 127) << 23)));
+  return NXV_F32_FROM_BITS(sx | (uint(hx) >> uint(-126 - iy)));  // a denormal result (exact)
+}
+NXV_FUNC float nxv_remainder(float a, float b) { return nxv_fmod_f32(a, b); }
 NXV_FUNC double nxv_remainder(double a, double b) { return nxv_fmod(a, b); }
 NXV_FUNC uint nxv_remainder(uint a, uint b) { return b == 0u ? a : a % b; }
 NXV_FUNC uint64_t nxv_remainder(uint64_t a, uint64_t b) { return b == uint64_t(0) ? a : a % b; }

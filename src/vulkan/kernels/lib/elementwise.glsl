@@ -19,6 +19,8 @@ bool nxv_signbit(double x) { return unpackDouble2x32(x).y >= 0x80000000u; }
 #define NXV_SQRT_F32(x) nxv_cr_sqrt(x)
 #define NXV_BIT_COUNT(x) bitCount(x)
 #define NXV_FIND_MSB(x) findMSB(x)
+#define NXV_F32_BITS(x) floatBitsToUint(x)
+#define NXV_F32_FROM_BITS(u) uintBitsToFloat(u)
 #include "shared/elementwise_helpers.glsl.h"
 
 // The running products of product and cumulative_product (reduce.comp, cumulative.comp and the fusion compiler's
