@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <span>
 #include <string>
@@ -273,61 +274,58 @@ TEST_F(VulkanWithoutF64, F32SqrtWithoutF64IsCorrectlyRoundedOnEveryBitPattern) {
   EXPECT_EQ(compare_exact(sqrt(x), got), "");
 }
 
-// The fusion compiler leaves a node the device cannot run natively eager (kernels::elementwise_native) and fuses
-// the rest, rather than declining the whole graph: fewer dispatches than eager, and only exp leaves the device.
-TEST_F(VulkanWithoutF64, JitFusesAroundAnF32FunctionThatFallsBack) {
-  const auto fn = [](const Tensor& x, const Tensor& y) { return exp(x) * y + x * y - y; };
-  std::vector<float> values(1000);
+// A binary function run eagerly and jitted (without replay) on x and y of `shape`, each once the jitted one has
+// compiled: the dispatches of each, the fallbacks of the jitted run, and whether both gave the same bits.
+struct EagerAndFused {
+  std::uint64_t eager_dispatches = 0, fused_dispatches = 0;
+  fallback::Counts fused_events;
+  std::string mismatch;
+};
+EagerAndFused eager_and_fused(const std::function<Tensor(const Tensor&, const Tensor&)>& fn, const Shape& shape) {
+  std::vector<float> values(static_cast<std::size_t>(num_elements(shape)));
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 37) * 0.125f - 2.0f;
-  const Tensor x = nxv::tensor(values, {1000}, reference_backend()).to(backend());
+  const Tensor x = nxv::tensor(values, shape, reference_backend()).to(backend());
   const Tensor y = (x * 0.5).to(backend());
   auto jitted = jit(fn, {.compiler = compiler({.replay = Replay::never})});
   jitted(x, y);  // compiles
   flush();
+  EagerAndFused r;
   const Counters before_eager = counters();
   const Tensor eager = fn(x, y);
   flush();
-  const std::uint64_t eager_dispatches = counters().dispatches - before_eager.dispatches;
+  r.eager_dispatches = counters().dispatches - before_eager.dispatches;
   Tensor fused;
   const Counters before_fused = counters();
-  const fallback::Counts events = fallback::count([&] {
+  r.fused_events = fallback::count([&] {
     fused = jitted(x, y);
     flush();
   });
-  const std::uint64_t fused_dispatches = counters().dispatches - before_fused.dispatches;
-  EXPECT_EQ(compare_exact(eager.to_host(), fused.to_host()), "");
-  ASSERT_EQ(events.size(), 1u) << events.begin()->first;
-  EXPECT_EQ(events.begin()->first, "unary(exp):f32 [device lacks shaderFloat64]");
-  EXPECT_LT(fused_dispatches, eager_dispatches) << "the four other ops fuse";
+  r.fused_dispatches = counters().dispatches - before_fused.dispatches;
+  r.mismatch = compare_exact(eager.to_host(), fused.to_host());
+  return r;
+}
+
+// The fusion compiler leaves a node the device cannot run natively eager (kernels::elementwise_native) and fuses
+// the rest, rather than declining the whole graph: fewer dispatches than eager, and only exp leaves the device.
+TEST_F(VulkanWithoutF64, JitFusesAroundAnF32FunctionThatFallsBack) {
+  const EagerAndFused r =
+      eager_and_fused([](const Tensor& x, const Tensor& y) { return exp(x) * y + x * y - y; }, Shape{1000});
+  EXPECT_EQ(r.mismatch, "");
+  ASSERT_EQ(r.fused_events.size(), 1u) << r.fused_events.begin()->first;
+  EXPECT_EQ(r.fused_events.begin()->first, "unary(exp):f32 [device lacks shaderFloat64]");
+  EXPECT_LT(r.fused_dispatches, r.eager_dispatches) << "the four other ops fuse";
 }
 
 // The same for a reduction (kernels::reduce_native): `all` writes pred, which a device without 8-bit storage cannot
 // store, so it stays eager and takes the fallback while its elementwise producer still fuses into one kernel.
 TEST_F(VulkanWithoutF64, JitFusesAroundAReductionThatFallsBack) {
   if (runtime().features().storage8) GTEST_SKIP() << "the device stores 8-bit values (the minimum mask hides them)";
-  const auto fn = [](const Tensor& x, const Tensor& y) { return all(x * y + x, Axes{1}); };
-  std::vector<float> values(64 * 32);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 37) * 0.125f - 2.0f;
-  const Tensor x = nxv::tensor(values, {64, 32}, reference_backend()).to(backend());
-  const Tensor y = (x * 0.5).to(backend());
-  auto jitted = jit(fn, {.compiler = compiler({.replay = Replay::never})});
-  jitted(x, y);  // compiles
-  flush();
-  const Counters before_eager = counters();
-  const Tensor eager = fn(x, y);
-  flush();
-  const std::uint64_t eager_dispatches = counters().dispatches - before_eager.dispatches;
-  Tensor fused;
-  const Counters before_fused = counters();
-  const fallback::Counts events = fallback::count([&] {
-    fused = jitted(x, y);
-    flush();
-  });
-  const std::uint64_t fused_dispatches = counters().dispatches - before_fused.dispatches;
-  EXPECT_EQ(compare_exact(eager.to_host(), fused.to_host()), "");
-  ASSERT_EQ(events.size(), 1u) << events.begin()->first;
-  EXPECT_NE(events.begin()->first.find("reduce(all)"), std::string::npos) << events.begin()->first;
-  EXPECT_EQ(fused_dispatches + 1, eager_dispatches) << "multiply and add fuse into one kernel";
+  const EagerAndFused r =
+      eager_and_fused([](const Tensor& x, const Tensor& y) { return all(x * y + x, Axes{1}); }, Shape{64, 32});
+  EXPECT_EQ(r.mismatch, "");
+  ASSERT_EQ(r.fused_events.size(), 1u) << r.fused_events.begin()->first;
+  EXPECT_NE(r.fused_events.begin()->first.find("reduce(all)"), std::string::npos) << r.fused_events.begin()->first;
+  EXPECT_EQ(r.fused_dispatches + 1, r.eager_dispatches) << "multiply and add fuse into one kernel";
 }
 
 TEST_F(VulkanWithoutF64, F32MatmulNeedsNoOptionalFeatureAndStaysOnTheDevice) {
